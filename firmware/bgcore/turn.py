@@ -1,0 +1,230 @@
+# A turn as a person plays it: lift a checker, see where it may go, place it, take it back.
+
+from collections import namedtuple
+
+from bgcore.errors import AmbiguousMoveError, DiceError, IllegalMoveError
+from bgcore.movegen import apply, can_play_all, dice_to_play, landing, retract
+from bgcore.position import BAR, OFF, Position, point_name
+
+# One die's movement of one checker. dst 0 is borne off; src 25 is the bar; hit is True when
+# it sent an opposing blot to the bar.
+Step = namedtuple("Step", ("src", "dst", "die", "hit"))
+
+
+def check_dice(dice):
+    """(high, low) from two ints 1..6 in any order, or DiceError."""
+    try:
+        a, b = dice
+    except (TypeError, ValueError):
+        raise DiceError("dice must be two numbers, got %r" % (dice,))
+    for d in (a, b):
+        if not isinstance(d, int) or isinstance(d, bool) or d < 1 or d > 6:
+            raise DiceError("a die shows 1 to 6, got %r" % (d,))
+    return (a, b) if a >= b else (b, a)
+
+
+def notation(steps):
+    """Steps in .mat notation: `13/7 8/7*` (25 the bar, 0 off, * a hit)."""
+    return " ".join("%d/%d%s" % (s.src, s.dst, "*" if s.hit else "") for s in steps)
+
+
+class Turn:
+    """One roll being played, step by step, from `position` (mover on roll) with `dice`.
+
+    `required` is what the rules demand of the whole play: every die that can be played
+    (all four of a double, or as many as possible; the higher die when only one of two can be
+    played). Every move offered by `destinations` leaves the rest of `required` playable.
+    """
+
+    def __init__(self, position, dice):
+        self.dice = check_dice(dice)
+        self.start = position
+        self._me = bytearray(position.mover)
+        self._opp = bytearray(position.opponent)
+        self.required = tuple(dice_to_play(self._me, self._opp, self.dice[0], self.dice[1]))
+        self._left = list(self.required)
+        self.moves = []  # one tuple of Steps per placed checker, in order
+
+    # --- what the player may do -------------------------------------------------------------
+
+    def destinations(self, src):
+        """Every point (0 = off) a checker lifted from `src` may be placed on now: one die or
+        a chain of dice, each landing open and the rest of the roll still playable."""
+        if not _is_point(src, 1, BAR) or not self._me[src] or not self._left:
+            return ()
+        seen = bytearray(26)
+        self._explore(src, seen, None, None)
+        return tuple(p for p in range(25, -1, -1) if seen[p])
+
+    def paths(self, src, dst):
+        """The ways (tuples of Steps, fewest dice first) to bring a checker from src to dst.
+        Two paths of one move differ in what they hit on the way: the board decides which
+        happened from what it senses."""
+        if not _is_point(src, 1, BAR) or not _is_point(dst, OFF, 24) or not self._me[src]:
+            return []
+        routes = []
+        self._explore(src, None, dst, routes)
+        routes.sort(key=len)
+        return routes
+
+    def _explore(self, src, seen, target, routes, path=()):
+        me = self._me
+        opp = self._opp
+        left = self._left
+        for i in range(len(left)):
+            die = left[i]
+            if i and left[i - 1] == die:
+                continue  # same die value: same step
+            dst = landing(me, opp, src, die)
+            if dst < 0:
+                continue
+            hit = apply(me, opp, src, dst)
+            del left[i]
+            if can_play_all(me, opp, left):
+                if seen is not None:
+                    seen[dst] = 1
+                step_path = path
+                if routes is not None:
+                    step_path = path + (Step(src, dst, die, bool(hit)),)
+                    if dst == target:
+                        routes.append(step_path)
+                if dst and left:
+                    self._explore(dst, seen, target, routes, step_path)
+            left.insert(i, die)
+            retract(me, opp, src, dst, hit)
+
+    @property
+    def remaining(self):
+        """Dice still to play."""
+        return tuple(self._left)
+
+    @property
+    def steps(self):
+        return [s for move in self.moves for s in move]
+
+    def can_end(self):
+        """True when the play is complete: every required die used."""
+        return not self._left
+
+    @property
+    def position(self):
+        """The position as played so far (mover still on roll)."""
+        return Position(self._me, self._opp)
+
+    # --- doing it ------------------------------------------------------------------------------
+
+    def move(self, src, dst, hits=None):
+        """Place a checker lifted from `src` on `dst`; returns the Steps it took.
+
+        For a chain, `hits` names the intermediate points where an opposing blot was hit
+        (the board sees it on the bar); None takes the way that hits nothing on the way when
+        there is one. The final landing always hits a blot there.
+        """
+        routes = self.paths(src, dst)
+        if not routes:
+            raise IllegalMoveError(self.why_not(src, dst))
+        if hits is None:
+            chosen = [r for r in routes if not _hits_on_way(r)] or routes
+            outcomes = {_hits_on_way(r) for r in chosen}
+            if len(outcomes) > 1:
+                raise AmbiguousMoveError(
+                    "%s to %s may hit on %s: say which"
+                    % (point_name(src), point_name(dst), " or ".join(str(o[0]) for o in outcomes))
+                )
+        else:
+            want = tuple(sorted(hits))
+            chosen = [r for r in routes if _hits_on_way(r) == want]
+            if not chosen:
+                raise IllegalMoveError(
+                    "no way from %s to %s hits exactly %s on the way"
+                    % (point_name(src), point_name(dst), list(want) or "nothing")
+                )
+        route = chosen[0]
+        for s in route:
+            apply(self._me, self._opp, s.src, s.dst)
+            self._left.remove(s.die)
+        self.moves.append(route)
+        return route
+
+    def undo(self):
+        """Take back the last placed checker; returns its Steps."""
+        if not self.moves:
+            raise IllegalMoveError("nothing to take back this turn")
+        route = self.moves.pop()
+        for s in reversed(route):
+            retract(self._me, self._opp, s.src, s.dst, s.hit)
+            self._left.append(s.die)
+        self._left.sort(reverse=True)
+        return route
+
+    # --- explaining a refusal --------------------------------------------------------------------
+
+    def why_not(self, src, dst):
+        """Why a checker may not go from src to dst now, in words for the player."""
+        me = self._me
+        if not self._left:
+            if not self.required:
+                return "no legal play with %d-%d: the turn passes" % self.dice
+            return "the play is complete: no dice left"
+        if not _is_point(src, 1, BAR) or not _is_point(dst, OFF, 24):
+            return "no such move: %r to %r" % (src, dst)
+        if not me[src]:
+            return "you have no checker on %s" % point_name(src)
+        if me[BAR] and src != BAR:
+            return "enter from the bar first (%d on the bar)" % me[BAR]
+        if dst >= src:
+            return "checkers move from higher points to lower ones"
+        if dst == OFF and _highest(me) > 6:
+            return "you may bear off only when all your checkers are home (one is on %s)" % (
+                point_name(_highest(me))
+            )
+        if dst and self._opp[25 - dst] > 1:
+            return "%s is held by your opponent" % point_name(dst)
+        dice_left = "-".join(str(d) for d in self._left)
+        if not self._reachable_ignoring_rest(src, dst):
+            if dst == OFF:
+                return "no die left (%s) bears off from %s: a higher die only bears off from " \
+                       "your highest point" % (dice_left, point_name(src))
+            return "no die or dice left (%s) take a checker from %s to %s on open points" % (
+                dice_left, point_name(src), point_name(dst)
+            )
+        if len(self.required) == 1 and self.dice[0] != self.dice[1]:
+            return "only one die can be played and it must be the %d" % self.required[0]
+        return "that would leave dice unplayable: this roll must use %d dice" % len(self.required)
+
+    def _reachable_ignoring_rest(self, src, dst, left=None):
+        # Is dst reachable by any chain of the dice left, whether or not the rest could follow?
+        me = self._me
+        opp = self._opp
+        left = list(self._left) if left is None else left
+        for i in range(len(left)):
+            die = left[i]
+            to = landing(me, opp, src, die)
+            if to < 0:
+                continue
+            if to == dst:
+                return True
+            if to == 0:
+                continue
+            hit = apply(me, opp, src, to)
+            rest = left[:i] + left[i + 1:]
+            found = self._reachable_ignoring_rest(to, dst, rest)
+            retract(me, opp, src, to, hit)
+            if found:
+                return True
+        return False
+
+
+def _is_point(p, lo, hi):
+    return isinstance(p, int) and not isinstance(p, bool) and lo <= p <= hi
+
+
+def _hits_on_way(route):
+    return tuple(sorted(s.dst for s in route[:-1] if s.hit))
+
+
+def _highest(side):
+    p = BAR
+    while p > 0 and not side[p]:
+        p -= 1
+    return p

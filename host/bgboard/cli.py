@@ -1,0 +1,35 @@
+"""The `bgboard` command line. Errors are one line on stderr with exit status 2."""
+
+import sys
+
+import click
+
+from bgboard import __version__
+from bgboard.rules_cmd import rules
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="bgboard")
+def cli():
+    """Host tool for the bgboard smart backgammon board."""
+
+
+cli.add_command(rules)
+
+
+def main(argv=None):
+    try:
+        cli.main(args=argv, prog_name="bgboard", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as e:
+        click.echo(e.ctx.get_help() if e.ctx else str(e))
+        sys.exit(0)
+    except click.ClickException as e:
+        click.echo("bgboard: %s" % e.format_message(), err=True)
+        sys.exit(e.exit_code)
+    except click.Abort:
+        click.echo("bgboard: aborted", err=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

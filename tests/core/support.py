@@ -1,0 +1,65 @@
+# Helpers shared by the core tests; they run under pytest (CPython) and tests/core/run_mpy.py
+# (MicroPython), so nothing here may need pytest or CPython-only modules.
+import random
+
+from bgcore import Position, Turn
+
+
+def raises(exc_type, fn, *args, **kwargs):
+    """Call fn and return the exception it raised, which must be an exc_type."""
+    try:
+        fn(*args, **kwargs)
+    except exc_type as e:
+        return e
+    raise AssertionError("%s did not raise %s" % (fn, exc_type.__name__))
+
+
+def board(mover=None, opponent=None):
+    """A Position from {point: count} dicts in each side's own numbering (25 bar); checkers
+    not placed are borne off."""
+    return Position(_counts(mover or {}), _counts(opponent or {}))
+
+
+def _counts(points):
+    counts = [0] * 26
+    for p, n in points.items():
+        counts[p] = n
+    return counts
+
+
+def random_dice(rng):
+    return (rng.randint(1, 6), rng.randint(1, 6))
+
+
+def random_positions(seed, count):
+    """Positions met in games of random legal plays, each with the dice rolled there."""
+    rng = random.Random(seed) if hasattr(random, "Random") else _SeededModule(seed)
+    out = []
+    position = Position.initial()
+    while len(out) < count:
+        dice = random_dice(rng)
+        out.append((position, dice))
+        turn = Turn(position, dice)
+        while not turn.can_end():
+            sources = [p for p in range(25, 0, -1) if turn.destinations(p)]
+            src = sources[rng.randint(0, len(sources) - 1)]
+            dests = turn.destinations(src)
+            dst = dests[rng.randint(0, len(dests) - 1)]
+            routes = turn.paths(src, dst)
+            route = routes[rng.randint(0, len(routes) - 1)]
+            turn.move(src, dst, [s.dst for s in route[:-1] if s.hit])
+        position = turn.position
+        if position.mover[0] == 15:
+            position = Position.initial()
+        else:
+            position = position.swapped()
+    return out
+
+
+class _SeededModule:
+    # MicroPython has no random.Random: seed the module generator instead.
+    def __init__(self, seed):
+        random.seed(seed)
+
+    def randint(self, a, b):
+        return random.randint(a, b)
