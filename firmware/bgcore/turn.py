@@ -180,8 +180,9 @@ class Turn:
             )
         if dst and self._opp[25 - dst] > 1:
             return "%s is held by your opponent" % point_name(dst)
-        dice_left = "-".join(str(d) for d in self._left)
-        if not self._reachable_ignoring_rest(src, dst):
+        rolled = self._rolled_left()
+        dice_left = "-".join(str(d) for d in rolled)
+        if not self._reachable_ignoring_rest(src, dst, rolled):
             if dst == OFF:
                 return "no die left (%s) bears off from %s: a higher die only bears off from " \
                        "your highest point" % (dice_left, point_name(src))
@@ -192,11 +193,17 @@ class Turn:
             return "only one die can be played and it must be the %d" % self.required[0]
         return "that would leave dice unplayable: this roll must use %d dice" % len(self.required)
 
-    def _reachable_ignoring_rest(self, src, dst, left=None):
-        # Is dst reachable by any chain of the dice left, whether or not the rest could follow?
+    def _rolled_left(self):
+        # The dice thrown and not yet used (the rules may not let all of them be played).
+        left = list(self.dice) * (2 if self.dice[0] == self.dice[1] else 1)
+        for s in self.steps:
+            left.remove(s.die)
+        return left
+
+    def _reachable_ignoring_rest(self, src, dst, left):
+        # Is dst reachable by any chain of these dice, whether or not the rest could follow?
         me = self._me
         opp = self._opp
-        left = list(self._left) if left is None else left
         for i in range(len(left)):
             die = left[i]
             to = landing(me, opp, src, die)

@@ -63,3 +63,8 @@ class _SeededModule:
 
     def randint(self, a, b):
         return random.randint(a, b)
+
+
+def on_micropython():
+    import sys
+    return sys.implementation.name == "micropython"
