@@ -1,0 +1,281 @@
+# Reading what a person did from what the sensors see.
+#
+# The tracker compares the sensed board with the position the turn in progress expects and
+# reads the difference: one checker missing is a lift; missing here and extra there is a
+# placement (a move, if the rules allow it); the reverse of an earlier move is a takeback;
+# anything else is a disturbance to be restored. Nothing is committed until the board shows
+# a whole, legal step. Counts are in each side's own numbering (25 its bar); sensing cannot
+# see the trays, so a checker that leaves the board may be in a hand or borne off.
+
+from bgcore import IllegalMoveError
+
+# What the board looks like, from the tracker's point of view.
+STEADY = 0      # sensed board equals the expected position
+LIFTED = 1      # one checker of the mover is off its point: show where it may go
+HIT_WAIT = 2    # a checker landed on a blot: waiting for the hit checker to reach the bar
+ILLEGAL = 3     # a checker was put where the rules do not allow: waiting for it to move
+RESTORE = 4     # checkers are missing or extra elsewhere: show them, commit nothing
+
+
+class Sensed:
+    """What sensing tells, per side in its own numbering: a lower bound on the checkers at
+    each point (25 the bar) and whether that point's reading saturates (a stack of 3 or
+    more in some slot, so there may be more)."""
+
+    def __init__(self):
+        self.count = (bytearray(26), bytearray(26))  # [side][point]
+        self.saturated = (bytearray(26), bytearray(26))
+
+    def set_position(self, mover_side, position):
+        """Sense exactly `position` (for tests and the simulator's perfect eyes)."""
+        for side, counts in ((mover_side, position.mover), (1 - mover_side, position.opponent)):
+            for p in range(1, 26):
+                self.count[side][p] = counts[p]
+                self.saturated[side][p] = 0
+
+
+class Reading:
+    """The tracker's conclusion: `state` and the points that go with it (mover's numbering):
+    `origin` and `targets` for a lift; `wrong` and `reason` for an illegal or pending
+    placement; `missing` and `extra` as (side, point) pairs for a disturbance."""
+
+    def __init__(self):
+        self.clear()
+
+    def clear(self):
+        self.state = STEADY
+        self.origin = -1
+        self.targets = ()
+        self.wrong = -1
+        self.reason = ""
+        self.missing = []
+        self.extra = []
+
+
+def deviations(sensed, side, expected):
+    """[(point, sensed - expected)] where they disagree, saturated points tolerated."""
+    out = []
+    count = sensed.count[side]
+    sat = sensed.saturated[side]
+    for p in range(1, 26):
+        have = count[p]
+        want = expected[p]
+        if have == want or (sat[p] and have <= want):
+            continue
+        out.append((p, have - want))
+    return out
+
+
+def _spread(devs, sign):
+    # [(p, -2)] -> [p, p]: one entry per checker missing (sign -1) or extra (sign 1).
+    out = []
+    for p, d in devs:
+        if d * sign > 0:
+            out += [p] * (d * sign)
+    return out
+
+
+def _hit_points(way):
+    return [s.dst for s in way if s.hit]
+
+
+def _hits_on_way(way):
+    return [s.dst for s in way[:-1] if s.hit]
+
+
+class Tracker:
+    """Follows one Turn: feed it the sensed board after every stable change. The turn's
+    moves change only when the board shows a whole, legal step (or its takeback)."""
+
+    def __init__(self, turn, mover_side):
+        self.turn = turn
+        self.mover = mover_side
+        self.reading = Reading()
+
+    def update(self, sensed):
+        """Interpret the sensed board, committing any move or takeback it completes."""
+        r = self.reading
+        r.clear()
+        self._interpret(sensed, r)
+        return r
+
+    def finish(self, sensed):
+        """The turn is being handed over (the opponent rolls): a checker still off its point
+        whose only explanation is bearing off is borne off. True if the board then shows a
+        complete play."""
+        r = self.update(sensed)
+        if r.state == LIFTED and 0 in r.targets:
+            self.turn.move(r.origin, 0)
+            r = self.update(sensed)
+        return r.state == STEADY and self.turn.can_end()
+
+    # --- interpretation --------------------------------------------------------------------
+
+    def _interpret(self, sensed, r):
+        position = self.turn.position
+        mine = deviations(sensed, self.mover, position.mover)
+        theirs = deviations(sensed, 1 - self.mover, position.opponent)
+        lost = _spread(mine, -1)
+        gained = _spread(mine, 1)
+        if not lost and not gained:
+            if not theirs:
+                r.state = STEADY
+                return
+            if self._try_late_hit(sensed, r):
+                return
+        elif len(lost) == 1 and not gained and not theirs:
+            self._lifted(lost[0], r)
+            return
+        elif len(lost) == 1 and len(gained) == 1:
+            if self._try_placement(lost[0], gained[0], theirs, sensed, r):
+                return
+        elif not lost and len(gained) == 1:
+            # Back from the tray (a bear-off taken back), or placed from a stack too tall
+            # for the sensors to see one checker leave.
+            if self._try_takeback(0, gained[0], theirs, sensed, r):
+                return
+            if self._try_hidden_lift(sensed, gained[0], theirs, r):
+                return
+        elif len(lost) > 1 and len(gained) <= 1:
+            if self._try_bear_off(lost, sensed, r):
+                return
+        self._restore(mine, theirs, r)
+
+    def _lifted(self, src, r):
+        turn = self.turn
+        r.origin = src
+        r.targets = turn.destinations(src)
+        if r.targets:
+            r.state = LIFTED
+            return
+        r.state = ILLEGAL
+        r.wrong = src
+        if not turn.remaining:
+            r.reason = "the play is complete"
+        elif turn.position.mover[25] and src != 25:
+            r.reason = "enter from the bar first"
+        else:
+            r.reason = "no legal move for the checker on %d" % src
+
+    def _try_placement(self, src, dst, theirs, sensed, r):
+        turn = self.turn
+        if src < dst:  # moved backwards: only a takeback can explain it
+            return self._try_takeback(src, dst, theirs, sensed, r)
+        ways = turn.paths(src, dst)
+        if not ways:
+            r.state = ILLEGAL
+            r.origin = src
+            r.wrong = dst
+            r.reason = turn.why_not(src, dst)
+            return True
+        for way in ways:
+            if _shows_hits(theirs, _hit_points(way)):
+                turn.move(src, dst, _hits_on_way(way))
+                self._interpret(sensed, r)
+                return True
+        for way in ways:
+            if _hit_points(way):  # legal, once the hit checker is on the bar
+                r.state = HIT_WAIT
+                r.origin = src
+                r.wrong = _hit_points(way)[0]
+                r.reason = "put the hit checker on %d on the bar" % r.wrong
+                return True
+        return False
+
+    def _try_hidden_lift(self, sensed, dst, theirs, r):
+        # A saturated point may have lost a checker unseen; take it if exactly one such
+        # point could have legally sent a checker to dst.
+        turn = self.turn
+        count = sensed.count[self.mover]
+        sat = sensed.saturated[self.mover]
+        expected = turn.position.mover
+        sources = [p for p in range(25, dst, -1)
+                   if sat[p] and count[p] < expected[p] and turn.paths(p, dst)]
+        if len(sources) != 1:
+            return False
+        return self._try_placement(sources[0], dst, theirs, sensed, r)
+
+    def _try_late_hit(self, sensed, r):
+        # The last move passed a blot and that blot has now gone to the bar: it was a hit.
+        turn = self.turn
+        if not turn.moves:
+            return False
+        last = turn.undo()
+        position = turn.position
+        mine = deviations(sensed, self.mover, position.mover)
+        theirs = deviations(sensed, 1 - self.mover, position.opponent)
+        for way in turn.paths(last[0].src, last[-1].dst):
+            if (len(mine) == 2 and _hit_points(way) != _hit_points(last)
+                    and _shows_hits(theirs, _hit_points(way))):
+                turn.move(last[0].src, last[-1].dst, _hits_on_way(way))
+                self._interpret(sensed, r)
+                return True
+        turn.move(last[0].src, last[-1].dst, _hits_on_way(last))
+        return False
+
+    def _try_takeback(self, back_from, back_to, theirs, sensed, r):
+        # A checker went from back_from to back_to: undo an earlier move back_to->back_from,
+        # keeping the moves made after it if they still stand on their own.
+        turn = self.turn
+        for k in range(len(turn.moves) - 1, -1, -1):
+            move = turn.moves[k]
+            if move[0].src != back_to or move[-1].dst != back_from:
+                continue
+            if not _shows_hits(theirs, _hit_points(move), True):
+                continue
+            later = []
+            while len(turn.moves) > k:
+                later.append(turn.undo())
+            later.pop()  # the move taken back
+            redone = 0
+            try:
+                for m in reversed(later):
+                    turn.move(m[0].src, m[-1].dst, _hits_on_way(m))
+                    redone += 1
+            except IllegalMoveError:
+                # The later moves needed this one: put everything back as it was.
+                for _ in range(redone):
+                    turn.undo()
+                for m in [move] + list(reversed(later)):
+                    turn.move(m[0].src, m[-1].dst, _hits_on_way(m))
+                continue
+            self._interpret(sensed, r)
+            return True
+        return False
+
+    def _try_bear_off(self, lost, sensed, r):
+        # Several checkers gone: those that may be borne off were put in the tray.
+        turn = self.turn
+        for src in lost:
+            if 0 in turn.destinations(src):
+                turn.move(src, 0)
+                self._interpret(sensed, r)
+                if r.state != RESTORE:
+                    return True
+                turn.undo()
+                r.clear()
+        return False
+
+    def _restore(self, mine, theirs, r):
+        r.state = RESTORE
+        r.missing = [(self.mover, p) for p, d in mine if d < 0]
+        r.missing += [(1 - self.mover, p) for p, d in theirs if d < 0]
+        r.extra = [(self.mover, p) for p, d in mine if d > 0]
+        r.extra += [(1 - self.mover, p) for p, d in theirs if d > 0]
+
+
+def _shows_hits(theirs, hit_points, undone=False):
+    """Do the opponent's deviations show exactly these blots hit: gone from their points and
+    on the bar (or, `undone`, back from the bar on their points)?"""
+    sign = 1 if undone else -1
+    want = {}
+    for p in hit_points:
+        want[25 - p] = want.get(25 - p, 0) + sign  # the opponent's own numbering
+    if hit_points:
+        want[25] = -sign * len(hit_points)
+    if len(want) != len(theirs):
+        return False
+    for p, d in theirs:
+        if want.get(p) != d:
+            return False
+    return True

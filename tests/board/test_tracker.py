@@ -1,0 +1,203 @@
+# The tracker reads physical events (checkers lifted and put down, as the sensors report
+# them) against the turn in progress. Here the eyes are perfect: sensing has its own tests.
+from bgcore import Position, Turn
+from board.tracker import HIT_WAIT, ILLEGAL, LIFTED, RESTORE, STEADY, Sensed, Tracker
+from support import board
+
+WHITE = 0
+BLACK = 1
+
+
+class Table:
+    """A board under the sensors: hands lift and put checkers; each side's own numbering."""
+
+    def __init__(self, position, mover=WHITE):
+        self.sensed = Sensed()
+        self.sensed.set_position(mover, position)
+        self.mover = mover
+        self.tracker = Tracker(None, mover)
+
+    def play(self, dice):
+        position = self.position()
+        self.tracker = Tracker(Turn(position, dice), self.mover)
+        return self.tracker
+
+    def position(self):
+        c = self.sensed.count
+        return Position(c[self.mover], c[1 - self.mover])
+
+    def lift(self, point, side=None):
+        side = self.mover if side is None else side
+        assert self.sensed.count[side][point] > 0
+        self.sensed.count[side][point] -= 1
+        return self.tracker.update(self.sensed)
+
+    def put(self, point, side=None):
+        side = self.mover if side is None else side
+        self.sensed.count[side][point] += 1
+        return self.tracker.update(self.sensed)
+
+    def carry(self, src, dst, side=None):
+        self.lift(src, side)
+        return self.put(dst, side)
+
+    def hit_to_bar(self, my_point):
+        """Move the opponent's blot on the mover's point `my_point` to its bar."""
+        self.lift(25 - my_point, 1 - self.mover)
+        return self.put(25, 1 - self.mover)
+
+
+def moves(turn):
+    return [(m[0].src, m[-1].dst) for m in turn.moves]
+
+
+def test_lift_shows_destinations_and_placing_commits():
+    t = Table(Position.initial())
+    turn = t.play((3, 1)).turn
+    r = t.lift(8)
+    assert r.state == LIFTED and r.origin == 8 and r.targets == (7, 5, 4)
+    assert t.put(5).state == STEADY
+    assert moves(turn) == [(8, 5)]
+    r = t.lift(6)
+    assert r.targets == (5,)
+    assert t.put(5).state == STEADY
+    assert turn.can_end() and moves(turn) == [(8, 5), (6, 5)]
+
+
+def test_put_back_where_it_came_from_changes_nothing():
+    t = Table(Position.initial())
+    turn = t.play((3, 1)).turn
+    t.lift(13)
+    assert t.put(13).state == STEADY
+    assert turn.moves == []
+
+
+def test_illegal_placement_is_shown_and_waits_for_correction():
+    t = Table(Position.initial())
+    turn = t.play((3, 1)).turn
+    t.lift(8)
+    r = t.put(3)
+    assert r.state == ILLEGAL and r.wrong == 3 and r.reason
+    assert turn.moves == []
+    t.lift(3)
+    assert t.put(4).state == STEADY  # corrected: 8/4 with both dice
+    assert moves(turn) == [(8, 4)] and turn.can_end()
+
+
+def test_a_chain_placed_directly_is_one_move_of_two_steps():
+    t = Table(Position.initial())
+    turn = t.play((6, 5)).turn
+    assert t.carry(24, 13).state == STEADY
+    assert len(turn.moves[0]) == 2 and turn.can_end()
+
+
+def test_hit_waits_for_the_hit_checker_to_reach_the_bar():
+    t = Table(board({13: 2, 6: 13}, {15: 1, 1: 14}))  # opponent blot on my 10
+    turn = t.play((3, 1)).turn
+    r = t.carry(13, 10)
+    assert r.state == HIT_WAIT and r.wrong == 10
+    assert turn.moves == []
+    t.lift(15, BLACK)  # the blot in the hand: still waiting
+    assert t.tracker.update(t.sensed).state == HIT_WAIT
+    assert t.put(25, BLACK).state == STEADY
+    assert [s.hit for s in turn.moves[0]] == [True]
+    assert turn.position.opponent[25] == 1
+
+
+def test_chain_past_a_blot_is_a_hit_only_if_it_goes_to_the_bar():
+    t = Table(board({13: 2, 6: 13}, {15: 1, 1: 14}))  # blot on my 10, on the way to 9
+    turn = t.play((3, 1)).turn
+    assert t.carry(13, 9).state == STEADY
+    assert turn.position.opponent[25] == 0  # passed by
+    assert t.hit_to_bar(10).state == STEADY  # ...until the blot went to the bar
+    assert turn.position.opponent[25] == 1
+    assert [s.hit for s in turn.moves[0]] == [True, False]
+
+
+def test_taking_back_the_first_of_two_moves_keeps_the_second():
+    t = Table(Position.initial())
+    turn = t.play((3, 1)).turn
+    t.carry(8, 5)
+    t.carry(6, 5)
+    assert t.carry(5, 8).state == STEADY
+    assert moves(turn) == [(6, 5)] and turn.remaining == (3,)
+
+
+def test_taking_back_a_hit_returns_the_checker_from_the_bar():
+    t = Table(board({13: 2, 6: 13}, {15: 1, 1: 14}))
+    turn = t.play((3, 1)).turn
+    t.carry(13, 10)
+    t.hit_to_bar(10)
+    assert turn.moves
+    r = t.carry(10, 13)  # my checker back first: the opponent's is still on the bar
+    assert r.state == RESTORE and turn.moves
+    assert t.carry(25, 15, BLACK).state == STEADY
+    assert turn.moves == [] and turn.position.opponent[25] == 0
+
+
+def test_entering_from_the_bar_and_taking_it_back():
+    t = Table(board({25: 1, 13: 14}, {1: 15}))
+    turn = t.play((5, 2)).turn
+    assert t.lift(25).targets == (23, 20, 18)
+    assert t.put(20).state == STEADY and moves(turn) == [(25, 20)]
+    assert t.carry(20, 25).state == STEADY and turn.moves == []
+
+
+def test_knocked_checkers_must_be_restored_and_nothing_is_committed():
+    t = Table(Position.initial())
+    turn = t.play((3, 1)).turn
+    t.lift(8)
+    r = t.lift(13)  # a second checker knocked off, first still in the hand
+    assert r.state == RESTORE
+    assert (WHITE, 13) in r.missing and (WHITE, 8) in r.missing
+    r = t.lift(8, BLACK)
+    assert (BLACK, 8) in r.missing
+    t.put(8, BLACK)
+    t.put(13)
+    assert t.put(5).state == STEADY and moves(turn) == [(8, 5)]
+
+
+def test_opponent_checker_moved_during_my_turn_is_restore():
+    t = Table(Position.initial())
+    t.play((3, 1))
+    r = t.carry(13, 12, BLACK)
+    assert r.state == RESTORE and (BLACK, 13) in r.missing and (BLACK, 12) in r.extra
+
+
+def test_bearing_off_into_the_tray():
+    t = Table(board({5: 3, 2: 2}, {24: 2}))
+    turn = t.play((6, 5)).turn
+    r = t.lift(5)
+    assert r.state == LIFTED and 0 in r.targets  # in a hand, or in the tray
+    r = t.lift(5)  # a second one lifted: the first went to the tray
+    assert r.state == LIFTED and moves(turn) == [(5, 0)]
+    assert t.tracker.finish(t.sensed)  # the opponent rolls: the second is off too
+    assert moves(turn) == [(5, 0), (5, 0)] and turn.position.mover[0] == 15 - 3
+
+
+def test_bear_off_taken_back_from_the_tray():
+    t = Table(board({5: 3, 2: 2}, {24: 2}))
+    turn = t.play((6, 5)).turn
+    t.lift(5)
+    t.lift(2)  # 5 borne off; the 2 is in the hand
+    t.put(2)
+    assert moves(turn) == [(5, 0)]
+    assert t.put(5).state == STEADY and turn.moves == []
+
+
+def test_a_tall_stack_may_lose_a_checker_unseen():
+    t = Table(Position.initial())
+    turn = t.play((1, 1)).turn
+    # Sensing sees "3 or more" on my 6-point, which holds 5.
+    t.sensed.count[WHITE][6] = 3
+    t.sensed.saturated[WHITE][6] = 1
+    assert t.tracker.update(t.sensed).state == STEADY
+    assert t.put(5).state == STEADY  # the lift from 6 was invisible
+    assert moves(turn) == [(6, 5)]
+
+
+def test_black_moves_in_its_own_numbering():
+    t = Table(Position.initial(), BLACK)
+    turn = t.play((6, 4)).turn
+    assert t.carry(24, 14).state == STEADY
+    assert moves(turn) == [(24, 14)]
