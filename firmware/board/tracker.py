@@ -8,6 +8,7 @@
 # see the trays, so a checker that leaves the board may be in a hand or borne off.
 
 from bgcore import IllegalMoveError
+from board.layout import BAR_FIRST, POINT_SLOTS, SLOTS
 
 # What the board looks like, from the tracker's point of view.
 STEADY = 0      # sensed board equals the expected position
@@ -25,6 +26,37 @@ class Sensed:
     def __init__(self):
         self.count = (bytearray(26), bytearray(26))  # [side][point]
         self.saturated = (bytearray(26), bytearray(26))
+
+    def read(self, codes):
+        """Summarise a classified frame (board.layout's slots and signed codes): side 0 is
+        white (positive codes), side 1 black. A checker on the wrong half of the bar still
+        counts for its colour."""
+        for side in (0, 1):
+            self.count[side][25] = 0
+            self.saturated[side][25] = 0
+        for p in range(1, 25):
+            w = b = 0
+            w_sat = b_sat = 0
+            first = (p - 1) * POINT_SLOTS
+            for s in range(first, first + POINT_SLOTS):
+                c = codes[s]
+                if c > 0:
+                    w += c
+                    w_sat |= c >= 3
+                elif c < 0:
+                    b -= c
+                    b_sat |= c <= -3
+            self.count[0][p] = w
+            self.saturated[0][p] = w_sat
+            self.count[1][25 - p] = b
+            self.saturated[1][25 - p] = b_sat
+        for s in range(BAR_FIRST, SLOTS):
+            c = codes[s]
+            side = 0 if c > 0 else 1
+            if c:
+                self.count[side][25] += c if c > 0 else -c
+                if c >= 3 or c <= -3:
+                    self.saturated[side][25] = 1
 
     def set_position(self, mover_side, position):
         """Sense exactly `position` (for tests and the simulator's perfect eyes)."""

@@ -201,3 +201,17 @@ def test_black_moves_in_its_own_numbering():
     turn = t.play((6, 4)).turn
     assert t.carry(24, 14).state == STEADY
     assert moves(turn) == [(24, 14)]
+
+
+def test_sensed_reads_a_classified_frame():
+    from board.layout import heights_from_counts, code
+    from board.tracker import Sensed
+    p = board({6: 11, 8: 3, 25: 1}, {24: 2, 25: 2, 1: 1})
+    codes = [code(h) for h in heights_from_counts(p.mover, p.opponent)]
+    s = Sensed()
+    s.read(codes)
+    assert s.count[WHITE][8] == 3 and not s.saturated[WHITE][8]
+    assert s.count[WHITE][6] == 11 and s.saturated[WHITE][6]  # 3,2,2,2,2: "3 or more"
+    assert s.count[WHITE][25] == 1 and s.count[BLACK][25] == 2
+    assert s.count[BLACK][24] == 2 and s.count[BLACK][1] == 1
+    assert s.count[WHITE][1] == 0  # black's 24 is white's 1: not white
