@@ -1,0 +1,159 @@
+# The board's side of the USB serial protocol: newline-delimited JSON.
+#
+#   host -> board   {"cmd": "roll", "dice": [5, 2], "id": 7}
+#   board -> host   {"id": 7, "ok": true, ...}  or  {"id": 7, "error": "why, in words"}
+#   board -> host   {"ev": "play", "seq": 12, ...}   (journal events, pushed as they commit)
+#   board -> host   {"hello": "bgboard", "protocol": 1, "firmware": "0.1.0"}  (at start-up)
+#
+# Every command is checked here against COMMANDS before the handler sees it, so a malformed
+# or unknown command gets an error reply and changes nothing.
+
+import json
+
+PROTOCOL = 1
+MAX_LINE = 1024
+
+# Argument kinds: "int", "str", "bool", "dict", "dice" (two ints 1..6), "level" (1..3),
+# "ints" (a list of ints).
+COMMANDS = {
+    "hello": {},
+    "state": {},
+    "dump": {},
+    "roll": {"dice": ("dice", False)},
+    "double": {},
+    "take": {},
+    "drop": {},
+    "beaver": {},
+    "resign": {"level": ("level", True)},
+    "accept": {},
+    "reject": {},
+    "new": {
+        "kind": ("str", True),  # "match", "money" or "chouette"
+        "length": ("int", False),
+        "options": ("dict", False),
+        "players": ("ints", False),
+    },
+    "undo": {},
+    "verify": {},
+    "ledtest": {},
+    "calibrate": {"step": ("str", False)},
+    "journal": {"since": ("int", True)},
+}
+
+
+class CommandError(ValueError):
+    """A command the board refuses; the text goes back to the host."""
+
+
+def _check(kind, value):
+    # True when value is of the argument kind (bool is not an int here).
+    if kind in ("int", "level"):
+        if not isinstance(value, int) or isinstance(value, bool):
+            return False
+        return kind == "int" or 1 <= value <= 3
+    if kind == "str":
+        return isinstance(value, str) and len(value) <= 64
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "dict":
+        return isinstance(value, dict)
+    if kind == "dice":
+        return (isinstance(value, list) and len(value) == 2
+                and all(_check("int", d) and 1 <= d <= 6 for d in value))
+    if kind == "ints":
+        return isinstance(value, list) and len(value) <= 16 and all(_check("int", v) for v in value)
+    return False
+
+
+def parse(line):
+    """(cmd, args, id) from one line (bytes), or CommandError saying what is wrong."""
+    if len(line) > MAX_LINE:
+        raise CommandError("line too long (%d bytes, at most %d)" % (len(line), MAX_LINE))
+    try:
+        text = line.decode()
+        msg = json.loads(text)
+    except Exception:
+        raise CommandError("not a JSON object")
+    if not isinstance(msg, dict):
+        raise CommandError("not a JSON object")
+    ident = msg.get("id")
+    if ident is not None and not (_check("int", ident) or _check("str", ident)):
+        raise CommandError("id must be an int or a short string")
+    cmd = msg.get("cmd")
+    if not isinstance(cmd, str):
+        raise CommandError("no \"cmd\"")
+    spec = COMMANDS.get(cmd)
+    if spec is None:
+        raise CommandError("unknown command %r" % cmd[:32])
+    args = {}
+    for key in msg:
+        if key in ("cmd", "id"):
+            continue
+        if key not in spec:
+            raise CommandError("%s takes no argument %r" % (cmd, key[:32]))
+        kind = spec[key][0]
+        if not _check(kind, msg[key]):
+            raise CommandError("%s: %s must be %s" % (cmd, key, _KIND_WORDS[kind]))
+        args[key] = msg[key]
+    for key in spec:
+        if spec[key][1] and key not in args:
+            raise CommandError("%s needs %s" % (cmd, key))
+    return cmd, args, ident
+
+
+_KIND_WORDS = {
+    "int": "an integer",
+    "str": "a short string",
+    "bool": "true or false",
+    "dict": "an object",
+    "dice": "two dice, e.g. [5, 2]",
+    "level": "1 (single), 2 (gammon) or 3 (backgammon)",
+    "ints": "a list of integers",
+}
+
+
+class Protocol:
+    """Reads commands from `link` (board.hw.SerialLink), hands them to `handler(cmd, args)`
+    and writes its reply; pushes events. The handler returns a dict of reply data, or
+    raises ValueError (refused: nothing changed)."""
+
+    def __init__(self, link, handler, firmware):
+        self.link = link
+        self.handler = handler
+        self.firmware = firmware
+
+    def hello(self):
+        return {"hello": "bgboard", "protocol": PROTOCOL, "firmware": self.firmware}
+
+    def send(self, msg):
+        self.link.write(json.dumps(msg).encode() + b"\n")
+
+    def poll(self):
+        """Answer every complete line that has arrived; returns how many."""
+        n = 0
+        while True:
+            line = self.link.readline()
+            if line is None:
+                return n
+            n += 1
+            self.send(self.answer(line))
+
+    def answer(self, line):
+        """The reply to one line. Never raises: a fault in a handler is reported too."""
+        ident = None
+        try:
+            cmd, args, ident = parse(line.strip())
+            if cmd == "hello":
+                reply = self.hello()
+            else:
+                reply = self.handler(cmd, args) or {}
+            reply["ok"] = True
+        except ValueError as e:  # refused (CommandError, bgcore's errors)
+            reply = {"error": str(e)}
+        except MemoryError:
+            reply = {"error": "out of memory"}
+        except Exception as e:  # a bug must not take the board down
+            reply = {"error": "internal error: %s %s" % (type(e).__name__, e)}
+        if ident is not None:
+            reply["id"] = ident
+        return reply

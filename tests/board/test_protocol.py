@@ -1,0 +1,109 @@
+# The serial protocol's command checking: every bad line gets an error, none reaches the
+# handler. (Property-based fuzzing over a real serial port belongs to the host tests.)
+import json
+
+from board.protocol import COMMANDS, MAX_LINE, PROTOCOL, Protocol, parse, CommandError
+from support import raises
+
+
+class Link:
+    def __init__(self, lines):
+        self.lines = list(lines)
+        self.out = []
+
+    def readline(self):
+        return self.lines.pop(0) if self.lines else None
+
+    def write(self, data):
+        self.out.append(data)
+
+
+class Recorder:
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, cmd, args):
+        self.calls.append((cmd, args))
+        if cmd == "double":
+            raise ValueError("the cube is not yours to turn")
+        if cmd == "state":
+            return {"phase": "setup"}
+        if cmd == "dump":
+            raise KeyError("bug")
+        return {}
+
+
+def run(lines):
+    handler = Recorder()
+    link = Link(lines)
+    proto = Protocol(link, handler, "0.1.0")
+    assert proto.poll() == len(lines)
+    replies = [json.loads(b.decode()) for b in link.out]
+    return replies, handler.calls
+
+
+def test_good_commands_reach_the_handler_with_their_id():
+    replies, calls = run([b'{"cmd": "roll", "dice": [5, 2], "id": 7}', b'{"cmd":"state"}\r'])
+    assert calls == [("roll", {"dice": [5, 2]}), ("state", {})]
+    assert replies[0] == {"ok": True, "id": 7}
+    assert replies[1] == {"ok": True, "phase": "setup"}
+
+
+def test_hello_names_protocol_and_firmware():
+    replies, calls = run([b'{"cmd": "hello"}'])
+    assert calls == []
+    assert replies[0]["protocol"] == PROTOCOL and replies[0]["firmware"] == "0.1.0"
+
+
+def test_malformed_lines_are_refused_before_the_handler():
+    bad = [
+        b"",
+        b"\xff\xfe garbage",
+        b'{"cmd": "roll", "dice": [5, 2]',  # truncated
+        b"[1, 2]",
+        b'"roll"',
+        b'{"dice": [1, 2]}',
+        b'{"cmd": 5}',
+        b'{"cmd": "fly"}',
+        b'{"cmd": "roll", "dice": [7, 2]}',
+        b'{"cmd": "roll", "dice": [1]}',
+        b'{"cmd": "roll", "dice": "52"}',
+        b'{"cmd": "roll", "dice": [true, 2]}',
+        b'{"cmd": "resign", "level": 4}',
+        b'{"cmd": "resign"}',
+        b'{"cmd": "journal", "since": "3"}',
+        b'{"cmd": "undo", "extra": 1}',
+        b'{"cmd": "state", "id": [1]}',
+        b'{"cmd": "new", "kind": "match", "length": 5.5}',
+        b"{" * 300,
+        b'{"cmd": "state", "pad": "' + b"x" * MAX_LINE + b'"}',
+    ]
+    replies, calls = run(bad)
+    assert calls == []
+    for line, reply in zip(bad, replies):
+        assert list(reply) == ["error"] and reply["error"], (line, reply)
+
+
+def test_refusals_and_faults_in_the_handler_become_error_replies():
+    replies, calls = run([b'{"cmd": "double", "id": "a"}', b'{"cmd": "dump"}', b'{"cmd":"take"}'])
+    assert replies[0] == {"error": "the cube is not yours to turn", "id": "a"}
+    assert replies[1]["error"].startswith("internal error: KeyError")
+    assert replies[2] == {"ok": True}  # still answering
+
+
+def test_errors_say_what_is_wrong():
+    e = raises(CommandError, parse, b'{"cmd": "roll", "dice": [9, 9]}')
+    assert "two dice" in str(e)
+    e = raises(CommandError, parse, b'{"cmd": "journal"}')
+    assert "needs since" in str(e)
+    e = raises(CommandError, parse, b'{"cmd": "fly"}')
+    assert "unknown command" in str(e)
+
+
+def test_every_command_has_a_valid_form():
+    for cmd, spec in COMMANDS.items():
+        msg = {"cmd": cmd}
+        for key in spec:
+            if spec[key][1]:
+                msg[key] = {"level": 1, "int": 0, "str": "match"}[spec[key][0]]
+        assert parse(json.dumps(msg).encode())[0] == cmd
