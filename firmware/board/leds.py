@@ -1,0 +1,127 @@
+# What the LEDs show: legal destinations while a checker is lifted, the origin, errors, what
+# must be restored, the dice. Draws into a preallocated frame in logical places (points,
+# bar, trays, dice) and sends it through the chain table of hardware/pinmap.json, scaled by
+# brightness and held under a total-current cap (a USB port gives a few hundred mA).
+
+from board.tracker import HIT_WAIT, ILLEGAL, LIFTED, RESTORE
+
+ORIGIN = (0, 60, 255)
+TARGET = (0, 255, 40)
+WRONG = (255, 0, 0)
+MISSING = (255, 140, 0)
+EXTRA = (255, 0, 90)
+HIT = (200, 0, 255)
+DICE = (255, 255, 200)
+REFUSED = (255, 0, 0)
+
+_COLOUR = ("white", "black")  # side 0 is white (player 0), side 1 black
+
+
+class LedMap:
+    """Chain indices by logical place, from the `leds` section of pinmap.json."""
+
+    def __init__(self, cfg):
+        self.count = cfg["count"]
+        self.points = cfg["points"]  # [physical point - 1][slot 0..4]
+        self.bar = (cfg["bar"]["white"], cfg["bar"]["black"])
+        self.tray = (cfg["tray"]["white"], cfg["tray"]["black"])
+        self.dice = cfg["dice"]  # [die][pip]
+        self.faces = cfg["dice_faces"]  # [value - 1] -> pips lit
+        current = cfg["current"]
+        self.ma_per_channel = current["ma_per_channel"]
+        self.ma_idle = current["ma_idle_per_led"]
+
+
+def physical(side, point):
+    """White's (the board's) point number of `side`'s own point 1..24."""
+    return point if side == 0 else 25 - point
+
+
+class Renderer:
+    """Draws into `frame` and sends it to `leds` (board.hw.Leds). brightness 0..255;
+    cap_ma the most the whole chain may draw."""
+
+    def __init__(self, leds, ledmap, brightness=64, cap_ma=300):
+        self.leds = leds
+        self.map = ledmap
+        self.brightness = brightness
+        self.cap_ma = cap_ma
+        self.frame = bytearray(3 * ledmap.count)
+        self.scale = 0  # the last frame's overall scale, 0..256 (256: brightness alone)
+
+    def clear(self):
+        f = self.frame
+        for i in range(len(f)):
+            f[i] = 0
+
+    def set(self, index, rgb):
+        i = 3 * index
+        self.frame[i] = rgb[0]
+        self.frame[i + 1] = rgb[1]
+        self.frame[i + 2] = rgb[2]
+
+    def point(self, side, point, rgb):
+        """Light a place in `side`'s own numbering: 1..24 a point, 25 its bar, 0 its tray."""
+        m = self.map
+        if point == 25:
+            indices = m.bar[side]
+        elif point == 0:
+            indices = m.tray[side]
+        else:
+            indices = m.points[physical(side, point) - 1]
+        for i in indices:
+            self.set(i, rgb)
+
+    def dice(self, dice, rgb=DICE):
+        m = self.map
+        for d in range(2):
+            value = dice[d] if d < len(dice) else 0
+            lit = m.faces[value - 1] if value else ()
+            for pip in range(len(m.dice[d])):
+                self.set(m.dice[d][pip], rgb if pip in lit else (0, 0, 0))
+
+    def reading(self, side, r):
+        """The tracker's reading for the mover `side`: what to do next, where."""
+        if r.state == LIFTED:
+            self.point(side, r.origin, ORIGIN)
+            for p in r.targets:
+                self.point(side, p, TARGET)
+        elif r.state == ILLEGAL:
+            if r.origin >= 0:
+                self.point(side, r.origin, ORIGIN)
+            self.point(side, r.wrong, WRONG)
+        elif r.state == HIT_WAIT:
+            self.point(side, r.wrong, HIT)
+            self.point(1 - side, 25, HIT)
+        elif r.state == RESTORE:
+            self.differences(r.missing, r.extra)
+
+    def differences(self, missing, extra):
+        """Places (side, point) where checkers are missing or extra (setting up, restoring)."""
+        for s, p in missing:
+            self.point(s, p, MISSING)
+        for s, p in extra:
+            self.point(s, p, EXTRA)
+
+    def show(self):
+        """Scale by brightness, cap the current, send. Returns the estimated mA."""
+        f = self.frame
+        total = 0
+        for v in f:
+            total += v
+        m = self.map
+        n = m.count
+        # mA = idle + sum(channel * brightness / 255) * ma_per_channel / 255
+        lit = total * self.brightness * m.ma_per_channel // (255 * 255)
+        budget = self.cap_ma - n * m.ma_idle
+        scale = 256
+        if lit > budget:
+            scale = max(0, budget) * 256 // lit
+        self.scale = scale
+        k = self.brightness * scale // 256
+        leds = self.leds
+        for i in range(n):
+            j = 3 * i
+            leds.set(i, (f[j] * k // 255, f[j + 1] * k // 255, f[j + 2] * k // 255))
+        leds.show()
+        return n * m.ma_idle + lit * scale // 256

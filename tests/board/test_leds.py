@@ -1,0 +1,81 @@
+# The LED renderer: what a player sees for each tracker reading, within the current cap.
+import json
+
+from bgcore import Position, Turn
+from board.leds import DICE, MISSING, ORIGIN, TARGET, WRONG, LedMap, Renderer
+from board.tracker import Sensed, Tracker
+
+PINMAP = "hardware/pinmap.json"
+
+
+class Strip:
+    def __init__(self, n):
+        self.pixels = [(0, 0, 0)] * n
+        self.shown = 0
+
+    def set(self, i, rgb):
+        self.pixels[i] = rgb
+
+    def show(self):
+        self.shown += 1
+
+
+def rig(brightness=255, cap_ma=100000):
+    with open(PINMAP) as f:
+        ledmap = LedMap(json.load(f)["leds"])
+    strip = Strip(ledmap.count)
+    return Renderer(strip, ledmap, brightness, cap_ma), strip, ledmap
+
+
+def lit_points(r, ledmap, rgb):
+    # Physical points whose every slot LED has this colour in the frame.
+    out = []
+    for p in range(1, 25):
+        if all(tuple(r.frame[3 * i:3 * i + 3]) == rgb for i in ledmap.points[p - 1]):
+            out.append(p)
+    return out
+
+
+def test_a_lifted_checker_lights_its_origin_and_destinations():
+    r, strip, ledmap = rig()
+    sensed = Sensed()
+    sensed.set_position(0, Position.initial())
+    tracker = Tracker(Turn(Position.initial(), (3, 1)), 0)
+    sensed.count[0][8] -= 1
+    r.reading(0, tracker.update(sensed))
+    assert lit_points(r, ledmap, ORIGIN) == [8]
+    assert lit_points(r, ledmap, TARGET) == [4, 5, 7]
+
+
+def test_black_points_map_to_the_board_in_whites_numbering():
+    r, strip, ledmap = rig()
+    r.point(1, 24, WRONG)  # black's 24-point is white's 1
+    assert lit_points(r, ledmap, WRONG) == [1]
+    r.point(1, 0, MISSING)  # black's tray
+    assert all(tuple(r.frame[3 * i:3 * i + 3]) == MISSING for i in ledmap.tray[1])
+
+
+def test_dice_faces_show_their_pips():
+    r, strip, ledmap = rig()
+    r.dice((6, 1))
+    first = [tuple(r.frame[3 * i:3 * i + 3]) == DICE for i in ledmap.dice[0]]
+    second = [tuple(r.frame[3 * i:3 * i + 3]) == DICE for i in ledmap.dice[1]]
+    assert first.count(True) == 6 and second.count(True) == 1
+
+
+def test_current_stays_under_the_cap():
+    r, strip, ledmap = rig(brightness=255, cap_ma=300)
+    for i in range(ledmap.count):
+        r.set(i, (255, 255, 255))  # all white, full: about 9 A uncapped
+    ma = r.show()
+    assert ma <= 300 and r.scale < 256
+    assert strip.shown == 1
+    assert max(max(px) for px in strip.pixels) > 0  # dimmed, not dark
+
+
+def test_brightness_alone_when_under_the_cap():
+    r, strip, ledmap = rig(brightness=128, cap_ma=2500)
+    r.point(0, 8, (255, 0, 0))
+    r.show()
+    assert r.scale == 256
+    assert strip.pixels[ledmap.points[7][0]] == (128, 0, 0)
