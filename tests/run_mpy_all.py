@@ -1,0 +1,35 @@
+"""Run test modules on the MicroPython unix port, one interpreter per file (as a device
+would run one program), on bytecode compiled by mpy-cross. Prints one summary line in
+pytest's words and exits non-zero on any failure or crash.
+
+usage: run_mpy_all.py MICROPYTHON HEAPSIZE PATH[:PATH...] TEST_FILE...
+"""
+import os
+import re
+import subprocess
+import sys
+
+
+def main(argv):
+    micropython, heap, path, files = argv[1], argv[2], argv[3], argv[4:]
+    env = dict(os.environ, MICROPYPATH=path)
+    passed = failed = 0
+    for f in files:
+        proc = subprocess.run(
+            [micropython, "-X", "heapsize=" + heap, "tests/core/run_mpy.py", f],
+            env=env, capture_output=True, text=True,
+        )
+        m = re.search(r"micropython: (\d+) passed, (\d+) failed", proc.stdout)
+        if m:
+            passed += int(m.group(1))
+            failed += int(m.group(2))
+        if proc.returncode or not m:
+            if not m:
+                failed += 1  # the module crashed before its summary (e.g. MemoryError)
+            sys.stdout.write("--- %s (heap %s)\n%s%s" % (f, heap, proc.stdout, proc.stderr))
+    print("micropython (heap %s): %d passed, %d failed" % (heap, passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
