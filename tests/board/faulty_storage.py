@@ -1,0 +1,71 @@
+# A FlashStorage whose power fails at a chosen step, for power-cut tests (CPython and
+# MicroPython). Steps, counted in order: each file opened for writing (created or
+# truncated), each byte written, each rename, each remove of an existing file. With
+# cut_at=N the first N steps happen and the next raises PowerCut, leaving the files as a
+# real cut would: the bytes written so far are on disk (a write is cut in the middle), no
+# later rename or remove happens. After the cut every further write step raises again (the
+# board is off). Reading is not a step. A clean run (cut_at=-1) counts its steps in .steps.
+from board.storage import FlashStorage
+
+
+class PowerCut(BaseException):
+    """Not an Exception: code under test must not catch and survive it."""
+
+
+class FaultyStorage(FlashStorage):
+    def __init__(self, root, cut_at=-1):
+        super().__init__(root)
+        self.cut_at = cut_at
+        self.steps = 0
+
+    def _step(self):
+        if 0 <= self.cut_at <= self.steps:
+            raise PowerCut("power cut at step %d" % self.steps)
+        self.steps += 1
+
+    def open(self, name, mode="rb"):
+        if "r" in mode:
+            return super().open(name, mode)
+        self._step()
+        return _File(self, super().open(name, mode))
+
+    def rename(self, old, new):
+        self._step()
+        super().rename(old, new)
+
+    def remove(self, name):
+        if self.size(name) is None:
+            return
+        self._step()
+        super().remove(name)
+
+
+class _File:
+    def __init__(self, storage, f):
+        self._st = storage
+        self._f = f
+
+    def write(self, data):
+        st = self._st
+        room = len(data) if st.cut_at < 0 else st.cut_at - st.steps
+        if room < len(data):
+            if room > 0:
+                self._f.write(data[:room])
+                st.steps += room
+            self._f.flush()
+            raise PowerCut("power cut at step %d (in a write)" % st.steps)
+        self._f.write(data)
+        st.steps += len(data)
+        return len(data)
+
+    def flush(self):
+        self._f.flush()
+
+    def close(self):
+        self._f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._f.close()
