@@ -1,0 +1,23 @@
+# Reference hardware (hardware/README.md). Included by the top-level Makefile.
+#
+# make hardware         ERC (any warning or error fails), netlist + BOM into hardware/build/,
+#                       pin map vs netlist pin for pin, and the committed outputs fresh:
+#                       hardware/bom.csv, hardware/field_table.json, hardware/wiring.svg.
+# make hardware-update  regenerate those committed outputs after changing pinmap.json,
+#                       geometry.json or the scripts (then commit them).
+
+HW := hardware
+HW_BUILD := $(HW)/build
+
+.PHONY: hardware hardware-update
+
+hardware: $(BIN)/.installed
+	@$(BIN)/python $(HW)/circuit.py --out $(HW_BUILD) --bom-check $(HW)/bom.csv
+	@$(BIN)/python $(HW)/field_model.py --check
+	@$(BIN)/python $(HW)/wiring.py --check
+
+hardware-update: $(BIN)/.installed
+	$(BIN)/python $(HW)/circuit.py --out $(HW_BUILD)
+	cp $(HW_BUILD)/bom.csv $(HW)/bom.csv
+	$(BIN)/python $(HW)/field_model.py
+	$(BIN)/python $(HW)/wiring.py
