@@ -1,0 +1,1 @@
+"""Board logic: sensing, and later tracker, game controller, LEDs, journal, protocol."""

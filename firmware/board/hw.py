@@ -1,0 +1,107 @@
+# The hardware the board logic uses, as duck-typed interfaces: the Pico drivers (drivers/)
+# and the simulated hardware (sim/) implement these methods; the logic receives instances
+# and never imports machine. Subclassing is optional; these classes document the contract.
+
+
+class Scanner:
+    """The 128 hall sensors (board.layout numbers the slots)."""
+
+    def read_into(self, buf):
+        """Fill buf (a preallocated array of 128 ints, e.g. array('H', 128)) with one raw
+        reading per slot: 12-bit ADC counts, about 2048 with no field. Must not allocate."""
+        raise NotImplementedError
+
+
+class Clock:
+    """Milliseconds with time.ticks_* semantics: values wrap; only ticks_diff is meaningful.
+    On the device MicroPython's time module itself is a Clock; sim.sensor_model.SimClock in
+    tests."""
+
+    def ticks_ms(self):
+        raise NotImplementedError
+
+    def ticks_diff(self, a, b):
+        """a - b in ms, signed, correct across the wrap (time.ticks_diff)."""
+        raise NotImplementedError
+
+    def sleep_ms(self, ms):
+        raise NotImplementedError
+
+
+class Random:
+    """The dice's random source."""
+
+    def randint(self, a, b):
+        """An int in a..b inclusive."""
+        raise NotImplementedError
+
+
+class Storage:
+    """Persistent files (flash). write is atomic: after a power cut at any instant the file
+    holds either the old or the new data (write a temporary file, then rename)."""
+
+    def read(self, name):
+        """The file's bytes, or None if it does not exist."""
+        raise NotImplementedError
+
+    def write(self, name, data):
+        raise NotImplementedError
+
+    def rename(self, old, new):
+        """Atomic; replaces new if it exists."""
+        raise NotImplementedError
+
+    def remove(self, name):
+        """Remove name; a missing file is fine."""
+        raise NotImplementedError
+
+    def append(self, name, data):
+        """Add data at the end of name (creating it): a cut keeps a prefix of data."""
+        raise NotImplementedError
+
+    def open(self, name, mode):
+        """A file object, for streaming what is too big to read at once."""
+        raise NotImplementedError
+
+    def size(self, name):
+        """Bytes in name, or None if it does not exist."""
+        raise NotImplementedError
+
+
+class SerialLink:
+    """The USB serial line (newline-delimited JSON above it)."""
+
+    def readline(self):
+        """One complete line (bytes, without the newline) if one has arrived, else None;
+        never blocks."""
+        raise NotImplementedError
+
+    def write(self, data):
+        raise NotImplementedError
+
+
+class Leds:
+    """The WS2812 chain."""
+
+    def set(self, index, rgb):
+        """Colour of LED index (chain order) for the next show(): an (r, g, b) of 0..255."""
+        raise NotImplementedError
+
+    def show(self):
+        """Send the frame to the chain."""
+        raise NotImplementedError
+
+
+class Buttons:
+    """Roll, double, take, drop, undo/verify, menu: debounced by the implementation."""
+
+    ROLL = 1
+    DOUBLE = 2
+    TAKE = 4
+    DROP = 8
+    UNDO = 16
+    MENU = 32
+
+    def pressed(self):
+        """Bit mask of the buttons pressed since the last call (0 if none)."""
+        raise NotImplementedError

@@ -1,0 +1,443 @@
+# The sensing pipeline: 128 raw ADC counts per scan -> a stable frame of signed slot codes.
+#
+# Per slot: zero offset (calibrated, then re-zeroed slowly while the slot is known empty),
+# neighbour correction (subtract the fields of the neighbours' classified stacks: a fixed
+# table, the fields adding linearly), classification with hysteresis into a code -3..3
+# (board.layout: 0 empty, sign = colour, 1, 2, 3 = "3 or more"), then debounce: a new code
+# becomes stable only after it has held for stable_ms. Pure logic: the clock is passed in,
+# raw frames are handed to scan(). No allocation per scan: every buffer is made once here.
+#
+# Speed: each slot keeps the window of raw counts inside which its code stays what it is
+# (offset, neighbour correction, gain and hysteresis folded in). An idle slot costs two
+# comparisons; the window is recomputed only when the slot's code, a neighbour's code or
+# its offset changes.
+
+from array import array
+
+from board.layout import SLOTS, neighbour_table
+
+MID = 2048  # the zero level: VCC/2 on the 12-bit ADC
+_LOW = -32768
+_HIGH = 32767
+Q = 4096  # gains are in 1/4096
+HYSTERESIS = 8  # counts
+
+
+def _filled(code, n, value=0):
+    # array(code) of n values, without a temporary list (the heap is small and fragments).
+    a = array(code, bytes(n * (1 if code in "bB" else 2 if code in "hH" else 4)))
+    if value:
+        for i in range(n):
+            a[i] = value
+    return a
+
+
+class Field:
+    """The magnetic figures the pipeline classifies with; Field.from_table takes them from
+    hardware/field_table.json.
+
+    levels: counts from the zero level for a stack of 1, 2 and 3 checkers on the slot itself.
+    thresholds: the |corrected counts| boundaries empty/1, 1/2 and 2/3 (default: midpoints).
+    hysteresis: counts a reading must pass beyond a boundary to leave its present code: one
+    number, or one per boundary (default HYSTERESIS: about 3 x the noise; the 2/3 margin
+    is only 30 counts).
+    kernels, table: the neighbour table (default: board.layout.neighbour_table()).
+    kernels[k]: counts a neighbour holding 1, 2, 3+ white checkers adds to a reading (black:
+    negated; entries past the third are ignored). table[slot]: [other, k, other, k, ...],
+    the neighbours whose field slot's sensor picks up, with their kernels (the format of
+    hardware/field_table.json's "neighbours"/"slots").
+    """
+
+    def __init__(self, levels=(860, 1037, 1098), thresholds=None, hysteresis=None,
+                 kernels=None, table=None):
+        if len(levels) != 3 or not 0 < levels[0] < levels[1] <= levels[2]:
+            raise ValueError("levels: counts for 1, 2, 3 stacked checkers, increasing")
+        if thresholds is None:
+            thresholds = (
+                levels[0] // 2,
+                (levels[0] + levels[1]) // 2,
+                (levels[1] + levels[2]) // 2,
+            )
+        if hysteresis is None:
+            hysteresis = HYSTERESIS
+        if isinstance(hysteresis, int):
+            hysteresis = (hysteresis, hysteresis, hysteresis)
+        if len(thresholds) != 3 or len(hysteresis) != 3:
+            raise ValueError("thresholds and hysteresis: one per boundary (3)")
+        self.levels = tuple(levels)
+        self.thresholds = tuple(thresholds)
+        self.hysteresis = tuple(hysteresis)
+        # Inside the 3 boundaries: fall[b] to leave the upper class, rise[b] to enter it.
+        self.rise = array("h", [thresholds[b] + hysteresis[b] for b in range(3)])
+        self.fall = array("h", [thresholds[b] - hysteresis[b] for b in range(3)])
+        for b in range(3):
+            if hysteresis[b] < 0:
+                raise ValueError("hysteresis must be >= 0")
+            if self.fall[b] <= (self.rise[b - 1] if b else 0):
+                raise ValueError("thresholds: increasing, their hysteresis bands apart")
+        if kernels is None and table is None:
+            kernels, table = neighbour_table()
+        if kernels is None or table is None or len(table) != SLOTS:
+            raise ValueError("the neighbour table needs kernels and 128 slots' neighbours")
+        self._build(kernels, table)
+
+    @classmethod
+    def from_table(cls, table):
+        """A Field from hardware/field_table.json (schema 1) as loaded by json."""
+        if table.get("schema") != 1:
+            raise ValueError("field table: schema 1 expected")
+        counts = table["stack"]["counts"]
+        bounds = table["thresholds"]["boundaries"]
+        nb = table["neighbours"]
+        field = cls(
+            levels=[int(counts[n] + 0.5) for n in (1, 2, 3)],
+            thresholds=[b["mid"] for b in bounds],
+            hysteresis=[(b["rise"] - b["fall"]) // 2 for b in bounds],
+            kernels=[k["counts"] for k in nb["kernels"]],
+            table=nb["slots"],
+        )
+        for b in range(3):  # the table's own band edges, even if not centred on the mid
+            field.rise[b] = bounds[b]["rise"]
+            field.fall[b] = bounds[b]["fall"]
+            if not field.fall[b] <= bounds[b]["mid"] <= field.rise[b]:
+                raise ValueError("field table: boundary %d: fall <= mid <= rise" % b)
+        return field
+
+    def _build(self, kernels, table):
+        # Neighbour fields in 1/16 count: kv[7 * k + 3 + code] for a neighbour showing code.
+        kv = _filled("h", 7 * len(kernels))
+        for k in range(len(kernels)):
+            for n in (1, 2, 3):
+                q = int(kernels[k][n - 1] * 16 + 0.5 * (1 if kernels[k][n - 1] >= 0 else -1))
+                if not -2000 <= q <= 2000:
+                    raise ValueError("neighbour kernel %d: %r counts, too large" % (k, kernels[k]))
+                kv[7 * k + 3 + n] = q
+                kv[7 * k + 3 - n] = -q
+        self.kv = kv
+        # Who sees slot s: rv_slot[rv_first[s]:rv_first[s + 1]], each with its kernel's
+        # offset 7 k + 3 in rv_kv. When s changes code, their corrections change.
+        first = _filled("H", SLOTS + 1)
+        n = 0
+        for s in range(SLOTS):
+            row = table[s]
+            if len(row) % 2:
+                raise ValueError("neighbour table: slot %d: pairs of slot and kernel" % s)
+            for i in range(0, len(row), 2):
+                other = row[i]
+                k = row[i + 1]
+                if not 0 <= other < SLOTS or other == s or not 0 <= k < len(kernels):
+                    raise ValueError("neighbour table: slot %d: bad entry %r, %r" % (s, other, k))
+                first[other + 1] += 1
+                n += 1
+        for s in range(SLOTS):
+            first[s + 1] += first[s]
+        self.npairs = n
+        self.rv_first = first
+        self.rv_slot = rv = bytearray(n)
+        self.rv_kv = rv_kv = _filled("H", n)
+        fill = array("H", first)
+        for s in range(SLOTS):
+            row = table[s]
+            for i in range(0, len(row), 2):
+                other = row[i]
+                rv[fill[other]] = s
+                rv_kv[fill[other]] = 7 * row[i + 1] + 3
+                fill[other] += 1
+
+
+class Sensing:
+    """The pipeline. After scan(raw): frame[s] is slot s's stable code, and the first
+    nchanged entries of changed are the slots whose stable code changed in that scan.
+
+    clock: ticks_ms() and ticks_diff(a, b) (board.hw.Clock). field: a Field. offsets: the
+    per-slot zero levels from calibrate() (default MID). gains: per-slot sensitivity in
+    1/4096 (default 4096 each). disabled: slots to ignore (faulty sensors): always 0.
+    stable_ms: how long a new code must hold. rezero_slots: empty slots re-zeroed per scan
+    (round robin); rezero_shift: each re-zero moves the offset by error / 2**shift, the
+    error first clipped to +-rezero_step counts (so a hovering hand barely moves it).
+    """
+
+    def __init__(self, clock, field=None, offsets=None, gains=None, disabled=(),
+                 stable_ms=150, rezero_slots=16, rezero_shift=6, rezero_step=8):
+        self.field = field if field is not None else Field()
+        self.stable_ms = stable_ms
+        self.frame = _filled("b", SLOTS)  # stable codes
+        self.level = _filled("b", SLOTS)  # this scan's codes (before debounce)
+        self.changed = bytearray(SLOTS)
+        self.nchanged = 0
+        self._clock = clock
+        self._t = clock.ticks_ms()
+        self._elapsed = _filled("h", SLOTS)  # ms a pending code has held
+        self._pending = bytearray(SLOTS)  # slots whose code may differ from the stable one
+        self._ispending = bytearray(SLOTS)
+        self._npending = 0
+        self._lo = _filled("h", SLOTS)
+        self._hi = _filled("h", SLOTS)
+        self._acc = _filled("i", SLOTS)  # neighbours' field at the slot, 1/16 count
+        self._corr = _filled("h", SLOTS)  # the same in raw counts (gain applied)
+        self._off = _filled("i", SLOTS)  # zero level, tracked, in 1/256 count
+        self._zero = _filled("h", SLOTS)  # zero level the window uses (within 1 count)
+        self._gain = _filled("h", SLOTS, Q)
+        if gains is not None:
+            for s in range(SLOTS):
+                self._gain[s] = gains[s]
+        self.disabled = bytearray(SLOTS)
+        for s in disabled:
+            self.disabled[s] = 1
+        self._rz_n = min(rezero_slots, SLOTS)
+        self._rz_shift = rezero_shift
+        self._rz_step = rezero_step << 8
+        self._rz_next = 0
+        self._moved = False  # a code changed in this round of the scan
+        self._fresh = bytearray(SLOTS)  # the slots whose code changed in this scan
+        self._isfresh = bytearray(SLOTS)
+        self._nfresh = 0
+        self.set_offsets(offsets)
+
+    def set_offsets(self, offsets=None):
+        """Install zero levels (calibrate()'s, or MID for all) and recompute every window."""
+        for s in range(SLOTS):
+            z = MID if offsets is None else offsets[s]
+            self._off[s] = z << 8
+            self._zero[s] = z
+        for s in range(SLOTS):
+            self._window(s)
+
+    def offset(self, slot):
+        """The slot's zero level now, in counts."""
+        return (self._off[slot] + 128) >> 8
+
+    def value(self, slot, raw):
+        """A raw reading of slot as corrected counts (offset, neighbours, gain removed):
+        about +860 for one white checker. For board dumps; not used per scan."""
+        return ((raw - self._zero[slot] - self._corr[slot]) * Q) // self._gain[slot]
+
+    def scan(self, raw):
+        """Take one frame of 128 raw counts; return how many stable codes changed."""
+        clock = self._clock
+        now = clock.ticks_ms()
+        dt = clock.ticks_diff(now, self._t)
+        self._t = now
+        if dt < 0:
+            dt = 0
+        elif dt > 30000:
+            dt = 30000
+        lo = self._lo
+        hi = self._hi
+        self._nfresh = 0
+        self._moved = False
+        for s in range(SLOTS):
+            r = raw[s]
+            if r < lo[s] or r > hi[s]:
+                self._reclass(s, r, dt)
+        if self._moved:
+            self._settle(raw, dt)
+        n = 0
+        if self._npending:
+            n = self._debounce(dt)
+        if self._rz_n:
+            self._rezero(raw)
+        self.nchanged = n
+        return n
+
+    def _settle(self, raw, dt):
+        # Codes changed, so did their neighbours' corrections: classify this scan's changed
+        # slots again (plainly: their old code does not count) and check their neighbours'
+        # moved windows, until the frame agrees with itself (rarely more than two rounds).
+        lo = self._lo
+        hi = self._hi
+        fresh = self._fresh
+        rv_first = self.field.rv_first
+        rv = self.field.rv_slot
+        for _ in range(4):
+            self._moved = False
+            for i in range(self._nfresh):
+                s = fresh[i]
+                self._reclass(s, raw[s], dt)
+                for j in range(rv_first[s], rv_first[s + 1]):
+                    o = rv[j]
+                    r = raw[o]
+                    if r < lo[o] or r > hi[o]:
+                        self._reclass(o, r, dt)
+            if not self._moved:
+                break
+        isfresh = self._isfresh
+        for i in range(self._nfresh):
+            isfresh[fresh[i]] = 0
+
+    def _reclass(self, s, r, dt):
+        # The reading left the slot's window: classify it afresh (plain boundaries; the
+        # hysteresis is in the window) and follow up the debounce and the windows.
+        t = self.field.thresholds
+        v = ((r - self._zero[s] - self._corr[s]) * Q) // self._gain[s]
+        a = v if v >= 0 else -v
+        c = 0 if a < t[0] else 1 if a < t[1] else 2 if a < t[2] else 3
+        if v < 0:
+            c = -c
+        old = self.level[s]
+        if c == old:
+            return
+        self.level[s] = c
+        self._moved = True
+        if not self._isfresh[s]:
+            self._isfresh[s] = 1
+            self._fresh[self._nfresh] = s
+            self._nfresh += 1
+        stable = self.frame[s]
+        if old == stable:
+            if not self._ispending[s]:
+                self._ispending[s] = 1
+                self._pending[self._npending] = s
+                self._npending += 1
+        # Time held counts from this scan: _debounce adds this scan's dt next.
+        self._elapsed[s] = -dt
+        self._window(s)
+        # The neighbours that see this slot: their corrections change by the difference.
+        f = self.field
+        kv = f.kv
+        rv = f.rv_slot
+        rv_kv = f.rv_kv
+        acc = self._acc
+        for j in range(f.rv_first[s], f.rv_first[s + 1]):
+            o = rv[j]
+            k = rv_kv[j]
+            acc[o] += kv[k + c] - kv[k + old]
+            self._window(o)
+
+    def _debounce(self, dt):
+        # The pending slots (a code differing from the stable one, or back to it since the
+        # last scan) only: confirm what has held long enough, drop what went back.
+        level = self.level
+        frame = self.frame
+        elapsed = self._elapsed
+        need = self.stable_ms
+        changed = self.changed
+        pending = self._pending
+        ispending = self._ispending
+        n = 0
+        keep = 0
+        for i in range(self._npending):
+            s = pending[i]
+            c = level[s]
+            if c != frame[s]:
+                e = elapsed[s] + dt
+                if e >= need:
+                    frame[s] = c
+                    changed[n] = s
+                    n += 1
+                else:
+                    elapsed[s] = e
+                    pending[keep] = s
+                    keep += 1
+                    continue
+            ispending[s] = 0
+        self._npending = keep
+        return n
+
+    def _rezero(self, raw):
+        # A few slots per scan, round robin: an empty, settled slot's zero level follows its
+        # reading slowly (drift, temperature). Its window moves once the zero level has
+        # moved by a count (noise alone would move it back and forth every few scans).
+        s = self._rz_next
+        level = self.level
+        frame = self.frame
+        off = self._off
+        zero = self._zero
+        step = self._rz_step
+        for _ in range(self._rz_n):
+            if level[s] == 0 and frame[s] == 0 and not self.disabled[s]:
+                o = off[s]
+                e = ((raw[s] - self._corr[s]) << 8) - o
+                if e > step:
+                    e = step
+                elif e < -step:
+                    e = -step
+                o += e >> self._rz_shift
+                off[s] = o
+                d = o - (zero[s] << 8)
+                if d >= 256 or d <= -256:
+                    zero[s] = (o + 128) >> 8
+                    self._window(s)
+            s += 1
+            if s == SLOTS:
+                s = 0
+        self._rz_next = s
+
+    def _window(self, s):
+        # The raw counts inside which slot s keeps its present code.
+        if self.disabled[s]:
+            self._lo[s] = _LOW
+            self._hi[s] = _HIGH
+            return
+        f = self.field
+        g = self._gain[s]
+        corr = (self._acc[s] * g + 32768) >> 16
+        self._corr[s] = corr
+        base = self._zero[s] + corr
+        c = self.level[s]
+        a = c if c >= 0 else -c
+        if a == 0:
+            vhi = f.rise[0]
+            vlo = -vhi
+        else:
+            vlo = f.fall[a - 1]
+            vhi = f.rise[a] if a < 3 else _HIGH
+            if c < 0:
+                vlo, vhi = -vhi, -vlo
+        lo = _LOW if vlo == -_HIGH else base + (vlo * g) // Q
+        hi = _HIGH if vhi == _HIGH else base + (vhi * g + Q - 1) // Q
+        self._lo[s] = lo if lo > _LOW else _LOW
+        self._hi[s] = hi if hi < _HIGH else _HIGH
+
+
+def frames(scanner, buf, n):
+    """Read n frames from scanner into buf, yielding buf each time (for calibrate())."""
+    for _ in range(n):
+        scanner.read_into(buf)
+        yield buf
+
+
+def calibrate(raw_frames, rail=16, noise=12, spread=300):
+    """Zero levels of an empty board from raw frames (an iterable of 128-count buffers; one
+    buffer reused is fine). Returns (offsets, faulty): offsets an array of 128 counts,
+    faulty a list of (slot, reason) for sensors stuck near a rail (within rail counts),
+    noisier than noise counts RMS, or with a zero level more than spread counts from
+    mid-scale (often: a checker left on the board). Faulty slots get offset MID."""
+    first = None
+    total = _filled("i", SLOTS)
+    squares = [0] * SLOTS
+    low = _filled("h", SLOTS, _HIGH)
+    high = _filled("h", SLOTS, _LOW)
+    n = 0
+    for f in raw_frames:
+        if first is None:
+            first = array("h", f)
+        for s in range(SLOTS):
+            r = f[s]
+            d = r - first[s]
+            total[s] += d
+            squares[s] += d * d
+            if r < low[s]:
+                low[s] = r
+            if r > high[s]:
+                high[s] = r
+        n += 1
+    if first is None or n < 2:
+        raise ValueError("calibrate needs at least 2 frames")
+    offsets = _filled("h", SLOTS, MID)
+    faulty = []
+    for s in range(SLOTS):
+        mean = first[s] + (2 * total[s] + n) // (2 * n)
+        # n^2 x variance, in integers.
+        var_n2 = squares[s] * n - total[s] * total[s]
+        if low[s] <= rail or high[s] >= 4095 - rail:
+            faulty.append((s, "stuck at a rail (reads %d..%d)" % (low[s], high[s])))
+        elif var_n2 > noise * noise * n * n:
+            rms = (var_n2 / (n * n)) ** 0.5
+            faulty.append((s, "too noisy (%d counts RMS)" % int(rms + 0.5)))
+        elif mean - MID > spread or MID - mean > spread:
+            faulty.append((s, "zero level %d counts from mid-scale (a checker on it?)"
+                           % (mean - MID)))
+        else:
+            offsets[s] = mean
+    return offsets, faulty

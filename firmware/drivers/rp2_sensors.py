@@ -1,0 +1,93 @@
+# The Pico's hall-sensor scanner (board.hw.Scanner): 8 banks of 16 sensors, one 74HC4067 per
+# bank into one ADC pin, each bank powered through a 74HC138 output while the enable line is
+# at its active level (low).
+#
+# pinmap: hardware/pinmap.json loaded with json, or its "gpio" section: "mux_select" [S0..S3]
+# and "bank_select" [A0..A2] GPIO numbers, "bank_enable" and "adc" each a GPIO number or
+# {"pin": n, ...} ("active": 0 or 1 for the enable). slot_table: each slot's (bank, channel),
+# board.layout numbering; by default board.layout.slot_table(pinmap["sensors"]).
+#
+# Channels are read in Gray-code order, forwards on even banks and backwards on odd ones,
+# so exactly one select line toggles between two readings and none between banks.
+
+import time
+
+from machine import ADC, Pin
+
+from board.layout import slot_table as _slot_table
+
+_GRAY = bytes(k ^ (k >> 1) for k in range(16))
+
+
+def _pin(entry):
+    return entry["pin"] if isinstance(entry, dict) else entry
+
+
+class Rp2Sensors:
+    def __init__(self, pinmap, slot_table=None, settle_us=None, mux_settle_us=None):
+        """settle_us: wait after powering a bank before its first reading, mux_settle_us
+        after each select change (defaults: the pin map's "sensors" "bank_power_up_us" and
+        "mux_settle_us", else 500 and 0; the DRV5055 powers up in about 0.2 ms)."""
+        sensors = pinmap.get("sensors", {})
+        gpio = pinmap.get("gpio", pinmap)
+        if slot_table is None:
+            slot_table = _slot_table(sensors)
+        enable = gpio["bank_enable"]
+        self._on = enable.get("active", 0) if isinstance(enable, dict) else 0
+        self._sel = [Pin(n, Pin.OUT, value=0) for n in gpio["mux_select"]]
+        self._bank = [Pin(n, Pin.OUT, value=0) for n in gpio["bank_select"]]
+        self._enable = Pin(_pin(enable), Pin.OUT, value=1 - self._on)
+        self._adc = ADC(Pin(_pin(gpio["adc"])))
+        if len(self._sel) != 4 or len(self._bank) != 3:
+            raise ValueError("pin map: 4 mux_select and 3 bank_select pins")
+        self._settle = sensors.get("bank_power_up_us", 500) if settle_us is None else settle_us
+        self._mux_settle = sensors.get("mux_settle_us", 0) if mux_settle_us is None else mux_settle_us
+        # Reading order: for each of 8 x 16 steps, the slot it fills (255: unused channel)
+        # and the select line to toggle before it (255: none).
+        slot_at = bytearray(b"\xff" * 128)
+        for slot in range(len(slot_table)):
+            bank, ch = slot_table[slot]
+            if not (0 <= bank < 8 and 0 <= ch < 16) or slot_at[bank * 16 + ch] != 255:
+                raise ValueError("slot table: slot %d at bank %d channel %d" % (slot, bank, ch))
+            slot_at[bank * 16 + ch] = slot
+        self._slot = bytearray(128)
+        self._flip = bytearray(b"\xff" * 128)
+        prev = 0
+        for bank in range(8):
+            for k in range(16):
+                ch = _GRAY[k if bank % 2 == 0 else 15 - k]
+                step = bank * 16 + k
+                self._slot[step] = slot_at[bank * 16 + ch]
+                if ch != prev:
+                    self._flip[step] = {1: 0, 2: 1, 4: 2, 8: 3}[ch ^ prev]
+                prev = ch
+
+    def read_into(self, buf):
+        """Scan all banks into buf (128 counts, 12 bit). No allocation."""
+        sel = self._sel
+        banks = self._bank
+        enable = self._enable
+        on = self._on
+        adc = self._adc
+        slots = self._slot
+        flip = self._flip
+        settle = self._settle
+        mux_settle = self._mux_settle
+        step = 0
+        for bank in range(8):
+            banks[0].value(bank & 1)
+            banks[1].value(bank & 2)
+            banks[2].value(bank & 4)
+            enable.value(on)
+            time.sleep_us(settle)
+            for _ in range(16):
+                f = flip[step]
+                if f != 255:
+                    sel[f].toggle()
+                    if mux_settle:
+                        time.sleep_us(mux_settle)
+                s = slots[step]
+                if s != 255:
+                    buf[s] = adc.read_u16() >> 4
+                step += 1
+            enable.value(1 - on)

@@ -1,0 +1,1 @@
+"""Simulated hardware for tests and the virtual board."""

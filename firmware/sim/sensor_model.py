@@ -1,0 +1,231 @@
+# Simulated sensors and clock: raw ADC counts per slot from where checkers are.
+#
+# Model per slot s (board.layout numbering), in 12-bit ADC counts:
+#   raw = zero[s] + drift[s](t) + gain[s] x (own field + neighbours' fields) + noise
+# own field of a stack of h checkers: 860, +177, +61, then +10 per layer (hardware.md), sign
+# +1 white (north-up), -1 black; neighbours' fields add linearly through kernels and a table
+# as in board.sensing.Field (default board.layout.neighbour_table(): -10..-13 counts per nearest
+# neighbour, 51 counts in the worst case; a kernel's last entry serves taller stacks); zero
+# spread +-offset_spread counts, sensitivity spread +-gain_spread;
+# Gaussian-ish noise (sum of four uniform bytes) of noise counts RMS; drift: a triangle wave
+# per sensor, amplitude up to +-drift counts, period drift_hours (+-50 %). The result is
+# clipped to 0..4095. Deterministic from seed (own xorshift32, same numbers on CPython and
+# MicroPython). read_into does not allocate on 64-bit MicroPython (32-bit ints are small).
+
+from array import array
+
+from board.layout import SLOTS, heights_from_counts, neighbour_table
+
+MID = 2048
+PERIOD = 1 << 30  # ticks_ms wraps here on a Pico
+_M32 = 0xFFFFFFFF
+# Counts of a stack of h checkers on the slot itself, h = 0..15.
+_STEPS = (860, 177, 61) + (10,) * 12
+
+
+def _filled(code, n, value=0):
+    a = array(code, bytes(n * (2 if code in "hH" else 4)))
+    if value:
+        for i in range(n):
+            a[i] = value
+    return a
+
+
+class SimClock:
+    """A clock the test moves by hand (board.hw.Clock); wraps at 2**30 like a Pico's."""
+
+    def __init__(self, start=0):
+        self._t = start % PERIOD
+
+    def ticks_ms(self):
+        return self._t
+
+    def ticks_diff(self, a, b):
+        d = (a - b) & (PERIOD - 1)
+        return d - PERIOD if d >= PERIOD >> 1 else d
+
+    def ticks_add(self, t, delta):
+        return (t + delta) % PERIOD
+
+    def sleep_ms(self, ms):
+        self.advance(ms)
+
+    def advance(self, ms):
+        self._t = (self._t + ms) % PERIOD
+
+
+class SensorModel:
+    """Simulated hall sensors (board.hw.Scanner). Put checkers with set_heights, set_slot or
+    set_counts; read_into(buf) gives the 128 raw counts of one scan at clock's time.
+
+    noise: RMS counts; offset_spread: +-counts; gain_spread: +-fraction; drift: +-counts;
+    steps: counts each layer of a stack adds (its last entry repeats for taller stacks);
+    kernels, table: the neighbour table, as board.sensing.Field takes it."""
+
+    def __init__(self, clock, seed=1, noise=3.0, offset_spread=40, gain_spread=0.02,
+                 drift=0, drift_hours=3.0, kernels=None, table=None, steps=_STEPS):
+        self._clock = clock
+        self._x = (seed * 2654435761 + 12345) & _M32 or 1
+        field = _filled("i", 16)
+        for h in range(1, 16):
+            field[h] = field[h - 1] + int(steps[min(h, len(steps)) - 1] + 0.5)
+        self._field = field
+        self.heights = array("b", bytes(SLOTS))
+        self.zero = _filled("h", SLOTS)
+        self.gains = _filled("h", SLOTS)  # sensitivity in 1/4096
+        self._amp = _filled("h", SLOTS)
+        self._period = _filled("i", SLOTS, 1)  # seconds
+        self._phase = _filled("i", SLOTS)
+        g = int(gain_spread * 4096)
+        for s in range(SLOTS):
+            self.zero[s] = MID + self._uniform(offset_spread)
+            self.gains[s] = 4096 + self._uniform(g)
+            self._amp[s] = self._uniform(drift)
+            p = int(drift_hours * 3600)
+            p = max(2, p // 2 + self._rand(p + 1))
+            self._period[s] = p
+            self._phase[s] = self._rand(p)
+        self._nq = _filled("i", SLOTS, self._noise_q(noise))
+        self._stuck = _filled("h", SLOTS, -1)
+        if kernels is None and table is None:
+            kernels, table = neighbour_table()
+        if kernels is None or table is None or len(table) != SLOTS:
+            raise ValueError("the neighbour table needs kernels and 128 slots' neighbours")
+        # Neighbour field in 1/16 count of a stack of h = 0..15 white checkers, per kernel.
+        self._kernels = []
+        for kern in kernels:
+            row = _filled("h", 16)
+            for h in range(1, 16):
+                row[h] = int(kern[min(h, len(kern)) - 1] * 16)
+            self._kernels.append(row)
+        self._table = table
+        self._base = _filled("h", SLOTS)
+        self.drift = _filled("h", SLOTS)
+        self._ms = 0  # simulated time since creation
+        self._last = clock.ticks_ms()
+        self._drift_s = -1
+        self._rebuild()
+
+    @staticmethod
+    def _noise_q(rms):
+        # Four uniform bytes summed: SD 147.8; scale to rms counts, in 1/65536.
+        return int(rms * 65536 / 147.8 + 0.5)
+
+    def _next(self):
+        x = self._x
+        x ^= (x << 13) & _M32
+        x ^= x >> 17
+        x ^= (x << 5) & _M32
+        self._x = x
+        return x
+
+    def _rand(self, n):
+        return self._next() % n if n > 0 else 0
+
+    def _uniform(self, spread):
+        return self._rand(2 * spread + 1) - spread
+
+    # -- where checkers are ------------------------------------------------------------
+
+    def set_heights(self, heights):
+        """All 128 signed stack heights (+ white, - black)."""
+        for s in range(SLOTS):
+            self.heights[s] = heights[s]
+        self._rebuild()
+
+    def set_slot(self, slot, height):
+        self.heights[slot] = height
+        self._rebuild()
+
+    def set_counts(self, white, black):
+        """bgcore-style counts (each side's own points 1..24, bar 25), filled into slots by
+        board.layout.expected_slots."""
+        heights_from_counts(white, black, self.heights)
+        self._rebuild()
+
+    # -- faults, for calibration tests --------------------------------------------------
+
+    def fault(self, slot, kind):
+        """Break a sensor: "high"/"low" stuck at a rail, "noisy" (10x noise), "offset" (zero
+        level 500 counts off)."""
+        if kind == "high":
+            self._stuck[slot] = 4095
+        elif kind == "low":
+            self._stuck[slot] = 0
+        elif kind == "noisy":
+            self._nq[slot] *= 10
+        elif kind == "offset":
+            self.zero[slot] += 500
+        else:
+            raise ValueError("unknown fault %r" % (kind,))
+        self._rebuild()
+
+    def true_zero(self, slot):
+        """The slot's zero level at the last reading (zero spread plus drift)."""
+        return self.zero[slot] + self.drift[slot]
+
+    # -- reading -----------------------------------------------------------------------
+
+    def _rebuild(self):
+        field = self._field
+        h = self.heights
+        kernels = self._kernels
+        table = self._table
+        for s in range(SLOTS):
+            row = table[s]
+            acc = 0  # neighbours' field, 1/16 count
+            for j in range(0, len(row), 2):
+                ho = h[row[j]]
+                if ho:
+                    k = kernels[row[j + 1]]
+                    acc += k[ho] if ho > 0 else -k[-ho]
+            hs = h[s]
+            own = field[hs] if hs >= 0 else -field[-hs]
+            total = own + ((acc + 8) >> 4)
+            v = self.zero[s] + ((total * self.gains[s] + 2048) >> 12)
+            if self._stuck[s] >= 0:
+                v = self._stuck[s]
+            self._base[s] = v
+
+    def _update_drift(self):
+        now = self._clock.ticks_ms()
+        self._ms += self._clock.ticks_diff(now, self._last)
+        self._last = now
+        sec = self._ms // 1000
+        if sec == self._drift_s:
+            return
+        self._drift_s = sec
+        amp = self._amp
+        period = self._period
+        phase = self._phase
+        drift = self.drift
+        for s in range(SLOTS):
+            a = amp[s]
+            if a:
+                p = period[s]
+                w = (((sec + phase[s]) % p) << 12) // p
+                tri = (w - 2048 if w >= 2048 else 2048 - w) - 1024
+                drift[s] = (a * tri) >> 10
+
+    def read_into(self, buf):
+        """One scan: 128 raw counts into buf."""
+        self._update_drift()
+        base = self._base
+        drift = self.drift
+        nq = self._nq
+        stuck = self._stuck
+        x = self._x
+        for s in range(SLOTS):
+            x ^= (x << 13) & _M32
+            x ^= x >> 17
+            x ^= (x << 5) & _M32
+            d = (x & 255) + ((x >> 8) & 255) + ((x >> 16) & 255) + (x >> 24) - 510
+            v = base[s] + ((d * nq[s] + 32768) >> 16)
+            if stuck[s] < 0:
+                v += drift[s]
+            if v < 0:
+                v = 0
+            elif v > 4095:
+                v = 4095
+            buf[s] = v
+        self._x = x

@@ -1,0 +1,430 @@
+# The sensing pipeline on the simulated board: calibration, classification, debounce,
+# flickers, slides, neighbours, drift, memory. Runs under pytest and MicroPython.
+import gc
+from array import array
+
+from board.layout import BLACK, WHITE, SLOTS, bar_slot, expected_slots, point_slot
+from board.sensing import MID, Field, Sensing, calibrate, frames
+from sensing_rig import Rig, expected, hardware_file, raises
+from sim.sensor_model import SensorModel, SimClock
+
+STABLE = 150
+
+
+def _place(rig, placed):
+    heights = [0] * SLOTS
+    for slot, h in placed.items():
+        heights[slot] = h
+    rig.model.set_heights(heights)
+    return heights
+
+
+# -- calibration ------------------------------------------------------------------------
+
+
+def test_calibration_of_an_empty_noisy_board():
+    for seed in (1, 2, 3):
+        rig = Rig(seed=seed)
+        assert rig.faulty == []
+        for s in range(SLOTS):
+            assert abs(rig.offsets[s] - rig.model.zero[s]) <= 2, (seed, s)
+        # The spread is real: offsets differ by tens of counts.
+        assert max(rig.offsets) - min(rig.offsets) > 40
+
+
+def test_calibration_names_faulty_sensors():
+    def broken(clock):
+        m = SensorModel(clock, seed=4)
+        m.fault(5, "high")
+        m.fault(17, "low")
+        m.fault(40, "noisy")
+        m.fault(77, "offset")
+        m.set_slot(100, 1)  # a checker left on the board
+        return m
+
+    rig = Rig(model=broken)
+    slots = [s for s, _ in rig.faulty]
+    assert slots == [5, 17, 40, 77, 100], rig.faulty
+    reasons = dict(rig.faulty)
+    assert "rail" in reasons[5] and "rail" in reasons[17]
+    assert "noisy" in reasons[40]
+    assert "mid-scale" in reasons[77] and "checker" in reasons[100]
+    assert rig.offsets[5] == MID
+    # Disabled sensors read empty whatever they see.
+    rig.run(400)
+    assert rig.codes() == [0] * SLOTS
+
+
+def test_calibration_needs_frames():
+    raises(ValueError, calibrate, [])
+    raises(ValueError, calibrate, [array("H", [MID] * SLOTS)])
+
+
+# -- classification and debounce ----------------------------------------------------------
+
+
+def test_stacks_of_each_colour_register_after_the_stable_time_and_not_before():
+    placed = {}
+    for i, n in enumerate((1, 2, 3, 5)):
+        placed[point_slot(2 + i, 0)] = n
+        placed[point_slot(14 + i, 1)] = -n
+    placed[bar_slot(WHITE, 0)] = 1
+    placed[bar_slot(BLACK, 0)] = -2
+    for seed in (1, 2, 3, 4):
+        rig = Rig(seed=seed)
+        assert rig.run(200) == []
+        heights = _place(rig, placed)
+        assert rig.run(STABLE) == []
+        assert rig.codes() == [0] * SLOTS
+        got = rig.run(10)
+        assert sorted((s, c) for _, s, c in got) == sorted(
+            (s, expected([h])[0]) for s, h in placed.items())
+        assert rig.codes() == expected(heights)
+        assert rig.run(500) == []
+        # Lift everything: empty again, again only after the stable time.
+        rig.model.set_heights([0] * SLOTS)
+        assert rig.run(STABLE) == []
+        assert len(rig.run(10)) == len(placed)
+        assert rig.codes() == [0] * SLOTS
+
+
+def test_points_filled_by_count_classify_exactly():
+    white = [0] * 26
+    black = [0] * 26
+    for p, n in ((1, 1), (2, 2), (3, 3), (4, 5), (6, 7), (8, 12)):
+        white[p] = n
+    for p, n in ((1, 1), (3, 2), (5, 3), (7, 5), (9, 9), (11, 15)):
+        black[p] = n  # black's own numbering: physical point 25 - p
+    white[25] = 2
+    black[25] = 3
+    rig = Rig(seed=6)
+    rig.model.set_counts(white, black)
+    rig.run(STABLE + 10)
+    for p in range(1, 25):
+        want = expected_slots(white[p], WHITE) if white[p] else expected_slots(black[25 - p], BLACK)
+        got = [rig.sensing.frame[point_slot(p, k)] for k in range(5)]
+        assert got == expected(want), (p, got, want)
+    assert [rig.sensing.frame[bar_slot(WHITE, k)] for k in range(4)] == [1, 1, 0, 0]
+    assert [rig.sensing.frame[bar_slot(BLACK, k)] for k in range(4)] == [-1, -1, -1, 0]
+
+
+def test_stable_time_is_configurable():
+    rig = Rig(seed=2, stable_ms=300)
+    rig.model.set_slot(point_slot(7, 0), -1)
+    assert rig.run(300) == []
+    assert rig.run(10) == [(10, point_slot(7, 0), -1)]
+
+
+def test_debounce_survives_the_ticks_wrap():
+    rig = Rig(seed=3, start=(1 << 30) - 60)
+    rig.model.set_slot(point_slot(12, 3), 2)
+    assert rig.run(STABLE) == []
+    assert rig.run(10) == [(10, point_slot(12, 3), 2)]
+
+
+def test_a_one_scan_flicker_is_ignored():
+    rig = Rig(seed=5)
+    slot = point_slot(4, 2)
+    for h in (1, -2, 3):
+        rig.model.set_slot(slot, h)
+        assert rig.scan() == []
+        rig.model.set_slot(slot, 0)
+        assert rig.run(500) == []
+    # A checker at rest that vanishes for one scan (or a few, under the stable time) stays.
+    rig.model.set_slot(slot, 1)
+    rig.run(STABLE + 10)
+    assert rig.sensing.frame[slot] == 1
+    for ms in (10, 50, 140):
+        rig.model.set_slot(slot, 0)
+        assert rig.run(ms) == []
+        rig.model.set_slot(slot, 1)
+        assert rig.run(500) == []
+    assert rig.sensing.frame[slot] == 1
+
+
+def test_a_checker_slid_across_three_points_registers_only_where_it_stops():
+    for seed in (1, 2, 3):
+        rig = Rig(seed=seed)
+        start = point_slot(13, 0)
+        rig.model.set_slot(start, -1)
+        rig.run(300)
+        seen = []
+        # Slid along the board's edge: leaves point 13, crosses 14, 15, 16 (about 100 ms
+        # over each sensor, a gap between), rests on 17.
+        rig.model.set_slot(start, 0)
+        seen += rig.run(40)
+        for p in (14, 15, 16):
+            rig.model.set_slot(point_slot(p, 0), -1)
+            seen += rig.run(100)
+            rig.model.set_slot(point_slot(p, 0), 0)
+            seen += rig.run(30)
+        rig.model.set_slot(point_slot(17, 0), -1)
+        seen += rig.run(400)
+        assert [(s, c) for _, s, c in seen] == [(start, 0), (point_slot(17, 0), -1)], seen
+
+
+def test_neighbour_heavy_worst_case_classifies_right():
+    target = point_slot(9, 2)
+    around = (point_slot(9, 1), point_slot(9, 3), point_slot(8, 2), point_slot(10, 2))
+    cases = ((1, -3), (2, -3), (3, 3), (-2, 3), (-3, -3), (0, 3), (0, -3), (1, -5))
+    wrong_without = 0
+    for seed in (1, 2, 3, 4, 5):
+        rig = Rig(seed=seed)
+        # The same without the neighbour correction: the table matters.
+        bare = Rig(seed=seed, field=Field(kernels=[], table=[()] * SLOTS))
+        for own, other in cases:
+            placed = {target: own}
+            for s in around:
+                placed[s] = other
+            heights = _place(rig, placed)
+            _place(bare, placed)
+            rig.run(STABLE + 10)
+            bare.run(STABLE + 10)
+            assert rig.codes() == expected(heights), (seed, own, other, rig.sensing.frame[target])
+            if bare.sensing.frame[target] != expected([own])[0]:
+                wrong_without += 1
+            for r in (rig, bare):
+                r.model.set_heights([0] * SLOTS)
+                r.run(STABLE + 10)
+            assert rig.codes() == [0] * SLOTS
+    assert wrong_without >= 5, wrong_without
+
+
+def test_neighbour_corrections_stay_exact_through_many_changes():
+    # The pipeline updates each slot's neighbour correction by differences; after many
+    # random placements it must equal the sum over the table from the present codes.
+    from board.layout import neighbour_table
+    kernels, table = neighbour_table()
+    rig = Rig(seed=15)
+    p = rig.sensing
+    kv = p.field.kv
+    x = 12345
+    for _ in range(30):
+        heights = [0] * SLOTS
+        for s in range(SLOTS):
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            heights[s] = (x >> 16) % 9 - 4 if (x >> 8) % 3 == 0 else 0
+        rig.model.set_heights(heights)
+        rig.run(30)  # often less than the stable time: codes pending too
+        for s in range(SLOTS):
+            row = table[s]
+            want = 0
+            for j in range(0, len(row), 2):
+                want += kv[7 * row[j + 1] + 3 + p.level[row[j]]]
+            assert p._acc[s] == want, s
+    rig.run(STABLE + 10)
+    assert rig.codes() == expected(heights)
+
+
+def test_hysteresis_holds_a_code_near_a_threshold():
+    def flips(hysteresis):
+        clock = SimClock()
+        p = Sensing(clock, field=Field(kernels=[], table=[()] * SLOTS, hysteresis=hysteresis))
+        raw = array("H", [MID] * SLOTS)
+        levels = [0]
+        # Around the 1/2 boundary (948) and then the empty/1 boundary (430).
+        for counts in (900,) * 5 + (944, 952) * 10 + (960,) * 5 + (952, 944) * 10 \
+                + (436, 424) * 10 + (300,) * 3 + (424, 436) * 10:
+            raw[0] = MID + counts
+            clock.advance(10)
+            p.scan(raw)
+            levels.append(p.level[0])
+        return sum(1 for i in range(1, len(levels)) if levels[i] != levels[i - 1]), levels
+
+    n, levels = flips(8)
+    # 0 -> 1 (900), 1 -> 2 (960), 2 -> 1 (436), 1 -> 0 (300): never on the +-4 wobble.
+    assert n == 4, levels
+    assert levels[-1] == 0
+    n0, _ = flips(0)
+    assert n0 > 60, n0
+
+
+def test_value_gives_corrected_counts():
+    rig = Rig(seed=8)
+    slot = point_slot(20, 0)
+    rig.model.set_slot(slot, 1)
+    rig.run(STABLE + 10)
+    v = rig.sensing.value(slot, rig.buf[slot])
+    assert 800 < v < 920, v
+
+
+def test_drift_over_hours_is_absorbed_by_re_zeroing():
+    def drifting(clock):
+        return SensorModel(clock, seed=9, drift=50, drift_hours=2.0)
+
+    # One scan per simulated second for 3 hours, re-zeroing every slot each scan: each slot
+    # is re-zeroed 12 times less often than with the defaults at a 10 ms scan (16 per scan).
+    rig = Rig(model=drifting, rezero_slots=SLOTS)
+    stale = Rig(model=drifting, rezero_slots=0)
+    for r in (rig, stale):
+        assert r.run(3 * 3600 * 1000, step=1000) == []
+    moved = [abs(rig.model.true_zero(s) - rig.offsets[s]) for s in range(SLOTS)]
+    assert max(moved) >= 40, max(moved)
+    for s in range(SLOTS):
+        assert abs(rig.sensing.offset(s) - rig.model.true_zero(s)) <= 3, s
+    assert max(abs(stale.sensing.offset(s) - stale.model.true_zero(s)) for s in range(SLOTS)) >= 40
+    # Stacks of 2 and 3 (the 30-count margin) on the slots that drifted most read right.
+    worst = sorted(range(SLOTS), key=lambda s: -moved[s])[:12]
+    placed = {}
+    for i, s in enumerate(worst):
+        placed[s] = (2, 3, -2, -3)[i % 4]
+    heights = _place(rig, placed)
+    rig.run(STABLE + 10)
+    assert rig.codes() == expected(heights)
+
+
+def test_a_slot_left_occupied_while_drifting_re_zeroes_when_emptied():
+    def drifting(clock):
+        return SensorModel(clock, seed=10, drift=50, drift_hours=1.0)
+
+    rig = Rig(model=drifting)
+    slot = max(range(SLOTS), key=lambda s: abs(rig.model._amp[s]))
+    rig.model.set_slot(slot, 2)
+    rig.run(20 * 60 * 1000, step=1000)  # 20 minutes
+    assert rig.sensing.frame[slot] == 2
+    rig.model.set_slot(slot, 0)
+    rig.run(STABLE + 10)
+    assert rig.sensing.frame[slot] == 0
+    assert abs(rig.sensing.offset(slot) - rig.model.true_zero(slot)) > 15
+    rig.run(60 * 1000)  # a minute of 10 ms scans
+    assert abs(rig.sensing.offset(slot) - rig.model.true_zero(slot)) <= 3
+
+
+def test_gains_and_levels_plug_in():
+    placed = {}
+    for p in range(1, 25):
+        placed[point_slot(p, 2)] = (2, 3, -2, -3)[p % 4]
+
+    def spread(clock):
+        return SensorModel(clock, seed=11, gain_spread=0.05)
+
+    plain = Rig(model=spread)
+    heights = _place(plain, placed)
+    plain.run(STABLE + 10)
+    assert plain.codes() != expected(heights)  # 5 % sensitivity spread: 2 vs 3 is lost
+    rig = Rig(model=spread)
+    rig.sensing = Sensing(rig.clock, offsets=rig.offsets, gains=rig.model.gains)
+    _place(rig, placed)
+    rig.run(STABLE + 10)
+    assert rig.codes() == expected(heights)
+
+    # Other magnets: the field figures are constructor arguments.
+    def weak(clock):
+        return SensorModel(clock, seed=12, steps=(700, 160, 60, 8))
+
+    rig = Rig(model=weak, field=Field(levels=(700, 860, 920)))
+    heights = _place(rig, placed)
+    rig.run(STABLE + 10)
+    assert rig.codes() == expected(heights)
+
+
+def test_field_rejects_bad_figures():
+    raises(ValueError, Field, levels=(860, 800, 1098))
+    raises(ValueError, Field, thresholds=(500, 400, 1000))
+    raises(ValueError, Field, hysteresis=-1)
+    raises(ValueError, Field, thresholds=(430, 948, 1067), hysteresis=(300, 300, 8))
+    kernels = [(-10, -12, -13)]
+    for row in ((0, 0), (200, 0), (1, 1), (1,)):
+        table = [()] * SLOTS
+        table[0] = row
+        raises(ValueError, Field, kernels=kernels, table=table)
+    raises(ValueError, Field, kernels=kernels)
+    raises(ValueError, Field, kernels=kernels, table=[()] * 127)
+
+
+# -- memory -------------------------------------------------------------------------------
+
+
+def _alloc_during(fn):
+    # Bytes allocated by fn with the collector off; None on CPython (no gc.mem_alloc).
+    if not hasattr(gc, "mem_alloc"):
+        fn()
+        return None
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()  # type: ignore[attr-defined]
+        fn()
+        return gc.mem_alloc() - before  # type: ignore[attr-defined]
+    finally:
+        gc.enable()
+
+
+def test_scans_allocate_nothing():
+    rig = Rig(seed=13)
+    white = [0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
+    rig.model.set_counts(white, white)
+    rig.run(300)
+    # Noisy frames recorded beforehand: the scan alone is measured.
+    recorded = []
+    for _ in range(8):
+        rig.model.read_into(rig.buf)
+        recorded.append(array("H", rig.buf))
+    # A lift and a placement: slot (6, 0) empties, (7, 0) gets a white checker.
+    moving = []
+    for k in range(4):
+        f = array("H", recorded[k])
+        f[point_slot(6, 0)] = rig.offsets[point_slot(6, 0)] + recorded[k][0] - rig.offsets[0]
+        f[point_slot(7, 0)] += 860
+        moving.append(f)
+    p = rig.sensing
+    clock = rig.clock
+    changes = array("i", [0])
+
+    def idle():
+        for k in range(1000):
+            clock.advance(10)
+            changes[0] += p.scan(recorded[k & 7])
+
+    def busy():
+        for k in range(60):
+            clock.advance(10)
+            changes[0] += p.scan(moving[k & 3] if k < 30 else recorded[k & 7])
+
+    idle()  # warm up
+    assert _alloc_during(idle) in (0, None)
+    assert changes[0] == 0
+    assert _alloc_during(busy) in (0, None)
+    assert changes[0] == 4
+
+
+# -- the hardware engineer's field table ---------------------------------------------------
+
+
+def test_the_hardware_field_table_plugs_in():
+    import json
+    with open(hardware_file("field_table.json")) as f:
+        table = json.load(f)
+    field = Field.from_table(table)
+    assert field.levels == (859, 1036, 1098)
+    assert list(field.rise) == [537, 970, 1075] and list(field.fall) == [322, 926, 1059]
+    kernels = [k["counts"] for k in table["neighbours"]["kernels"]]
+    rows = [bytes(r) for r in table["neighbours"]["slots"]]
+    steps = table["stack"]["layer_counts"]
+    del table  # the heap is small
+    gc.collect()
+    assert field.npairs == sum(len(r) for r in rows) // 2 > 4 * SLOTS
+
+    def magpylib_board(clock):
+        # The sensors as the magnet model sees them: every neighbour, 4th layers included.
+        return SensorModel(clock, seed=14, kernels=kernels, table=rows, steps=steps)
+
+    # A crowded board: stacks of every height next to stacks of both colours.
+    heights = [0] * SLOTS
+    for p in range(1, 25):
+        for k in range(5):
+            heights[point_slot(p, k)] = (1 + (p + k) % 4) * (1 if p % 2 else -1)
+    for k in range(4):
+        heights[bar_slot(WHITE, k)] = 3 - k
+        heights[bar_slot(BLACK, k)] = k - 3
+    rig = Rig(model=magpylib_board, field=field)
+    rig.model.set_heights(heights)
+    rig.run(STABLE + 10)
+    assert rig.codes() == expected(heights)
+    # The 4-neighbour default table misses diagonals and tips: it gets some wrong.
+    rig = None
+    gc.collect()
+    rig = Rig(model=magpylib_board)
+    rig.model.set_heights(heights)
+    rig.run(STABLE + 10)
+    assert rig.codes() != expected(heights)

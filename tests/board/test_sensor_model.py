@@ -1,0 +1,141 @@
+# The simulated sensors: the field figures, spread, noise, drift, determinism, memory.
+import gc
+from array import array
+
+from board.layout import SLOTS, point_slot
+from sim.sensor_model import MID, SensorModel, SimClock
+
+
+def _frames(model, n):
+    buf = array("H", bytes(2 * SLOTS))
+    out = []
+    for _ in range(n):
+        model.read_into(buf)
+        out.append(array("H", buf))
+    return out
+
+
+def _mean(model, slot, n=64):
+    buf = array("H", bytes(2 * SLOTS))
+    total = 0
+    for _ in range(n):
+        model.read_into(buf)
+        total += buf[slot]
+    return total / n
+
+
+def test_same_seed_same_readings_other_seed_other_readings():
+    a = _frames(SensorModel(SimClock(), seed=5), 3)
+    b = _frames(SensorModel(SimClock(), seed=5), 3)
+    c = _frames(SensorModel(SimClock(), seed=6), 3)
+    assert a == b
+    assert a != c
+    assert a[0] != a[1]  # noise
+
+
+def test_noise_and_spread():
+    model = SensorModel(SimClock(), seed=1, noise=3.0, offset_spread=40)
+    n = 200
+    total = [0] * SLOTS
+    squares = [0] * SLOTS
+    buf = array("H", bytes(2 * SLOTS))
+    for _ in range(n):
+        model.read_into(buf)
+        for s in range(SLOTS):
+            d = buf[s] - model.zero[s]
+            total[s] += d
+            squares[s] += d * d
+    var = 0
+    for s in range(SLOTS):
+        var += squares[s] / n - (total[s] / n) ** 2
+        assert abs(total[s] / n) < 1.5  # no bias
+        assert abs(model.zero[s] - MID) <= 40
+        assert abs(model.gains[s] - 4096) <= 0.02 * 4096 + 1
+    rms = (var / SLOTS) ** 0.5
+    assert 2.5 < rms < 3.5, rms
+    assert max(model.zero) - min(model.zero) > 40
+
+
+def test_stacks_follow_the_field_figures():
+    model = SensorModel(SimClock(), seed=2, noise=0.0, gain_spread=0.0, kernels=[], table=[()] * SLOTS)
+    s = point_slot(10, 2)
+    zero = model.zero[s]
+    got = []
+    for h in (1, 2, 3, 4, 5, -1, -3):
+        model.set_slot(s, h)
+        got.append(round(_mean(model, s, 2)) - zero)
+    assert got == [860, 1037, 1098, 1108, 1118, -860, -1098]
+
+
+def test_neighbours_shift_a_reading_by_up_to_51_counts():
+    model = SensorModel(SimClock(), seed=3, noise=0.0, gain_spread=0.0)
+    s = point_slot(9, 2)
+    around = (point_slot(9, 1), point_slot(9, 3), point_slot(8, 2), point_slot(10, 2))
+    zero = model.zero[s]
+    for o in around:
+        model.set_slot(o, -3)
+    assert 49 <= _mean(model, s, 2) - zero <= 53
+    for o in around:
+        model.set_slot(o, 3)
+    assert -53 <= _mean(model, s, 2) - zero <= -49
+
+
+def test_faults_and_rails():
+    model = SensorModel(SimClock(), seed=4)
+    model.fault(3, "high")
+    model.fault(4, "low")
+    model.set_slot(5, 15)
+    buf = array("H", bytes(2 * SLOTS))
+    for _ in range(20):
+        model.read_into(buf)
+        assert buf[3] >= 4080 and buf[4] <= 15
+        assert 0 <= min(buf) and max(buf) <= 4095
+
+
+def test_drift_is_slow_and_bounded():
+    clock = SimClock()
+    model = SensorModel(clock, seed=7, noise=0.0, drift=40, drift_hours=2.0)
+    model.read_into(array("H", bytes(2 * SLOTS)))
+    start = [model.true_zero(s) for s in range(SLOTS)]
+    clock.advance(1000)
+    model.read_into(array("H", bytes(2 * SLOTS)))
+    assert max(abs(model.true_zero(s) - start[s]) for s in range(SLOTS)) <= 1
+    biggest = 0
+    for _ in range(6 * 12):  # 6 hours in 5-minute steps
+        clock.advance(5 * 60 * 1000)
+        model.read_into(array("H", bytes(2 * SLOTS)))
+        for s in range(SLOTS):
+            assert abs(model.drift[s]) <= 40
+            biggest = max(biggest, abs(model.true_zero(s) - start[s]))
+    assert biggest >= 50
+
+
+def test_sim_clock_wraps_like_a_pico():
+    clock = SimClock(start=(1 << 30) - 5)
+    t0 = clock.ticks_ms()
+    clock.advance(10)
+    t1 = clock.ticks_ms()
+    assert t1 == 5 and clock.ticks_diff(t1, t0) == 10 and clock.ticks_diff(t0, t1) == -10
+    assert clock.ticks_add(t0, 10) == t1
+    clock.sleep_ms(7)
+    assert clock.ticks_diff(clock.ticks_ms(), t1) == 7
+
+
+def test_read_into_allocates_nothing():
+    clock = SimClock()
+    model = SensorModel(clock, seed=8, drift=20)
+    buf = array("H", bytes(2 * SLOTS))
+    model.read_into(buf)
+    if not hasattr(gc, "mem_alloc"):
+        return  # CPython: nothing to measure
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()  # type: ignore[attr-defined]
+        for _ in range(200):
+            clock.advance(10)
+            model.read_into(buf)
+        after = gc.mem_alloc()  # type: ignore[attr-defined]
+    finally:
+        gc.enable()
+    assert after - before == 0, after - before
