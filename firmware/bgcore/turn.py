@@ -113,14 +113,17 @@ class Turn:
 
     # --- doing it ------------------------------------------------------------------------------
 
-    def move(self, src, dst, hits=None):
+    def move(self, src, dst, hits=None, die=None):
         """Place a checker lifted from `src` on `dst`; returns the Steps it took.
 
         For a chain, `hits` names the intermediate points where an opposing blot was hit
         (the board sees it on the bar); None takes the way that hits nothing on the way when
-        there is one. The final landing always hits a blot there.
+        there is one. The final landing always hits a blot there. `die` asks for a one-die
+        move with that die (bearing off from the 5 with 6-5 may use either).
         """
         routes = self.paths(src, dst)
+        if die is not None:
+            routes = [r for r in routes if len(r) == 1 and r[0].die == die]
         if not routes:
             raise IllegalMoveError(self.why_not(src, dst))
         if hits is None:

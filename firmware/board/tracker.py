@@ -123,12 +123,15 @@ class Tracker:
         self.turn = turn
         self.mover = mover_side
         self.reading = Reading()
+        self.hold = None  # (src, dst) of a move taken back by command: not to be re-read
 
     def update(self, sensed):
         """Interpret the sensed board, committing any move or takeback it completes."""
         r = self.reading
         r.clear()
         self._interpret(sensed, r)
+        if r.state == STEADY:
+            self.hold = None  # the board agrees again: the taken-back checker is home
         return r
 
     def finish(self, sensed):
@@ -193,6 +196,8 @@ class Tracker:
         turn = self.turn
         if src < dst:  # moved backwards: only a takeback can explain it
             return self._try_takeback(src, dst, theirs, sensed, r)
+        if self.hold == (src, dst):
+            return False  # taken back by command: show it must move back
         ways = turn.paths(src, dst)
         if not ways:
             r.state = ILLEGAL

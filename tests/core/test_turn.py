@@ -159,3 +159,14 @@ def _finish_each_way(turn, depth):
                 _finish_each_way(turn, depth - 1)
                 turn.undo()
     assert found, "dice left %r but no move offered in %r" % (turn.remaining, turn.position)
+
+
+def test_a_one_die_move_may_name_its_die():
+    # 6-5 with checkers on the 5 and 4: 5/off may use the 6 or the 5.
+    turn = Turn(board({5: 1, 4: 1}), (6, 5))
+    turn.move(5, 0, die=5)
+    assert turn.remaining == (6,)
+    turn.undo()
+    turn.move(5, 0, die=6)
+    assert turn.remaining == (5,)
+    raises(IllegalMoveError, Turn(board({5: 1, 4: 1}), (6, 5)).move, 5, 0, None, 3)
