@@ -16,3 +16,12 @@ class IllegalMoveError(ValueError):
 
 class AmbiguousMoveError(IllegalMoveError):
     """A chained move that may or may not hit on its way; say which."""
+
+
+class RuleError(ValueError):
+    """An action the rules of the game, cube, match or chouette forbid now; the text names the
+    rule. A refused action changes nothing."""
+
+
+class MatchIdError(ValueError):
+    """A gnubg Match ID, or a set of Match ID fields, that cannot describe a match."""

@@ -5,6 +5,7 @@ import json
 import click
 
 from bgcore import Position, notation, plays_with_steps
+from bgcore.matchid import decode as decode_match_id, encode as encode_match_id
 
 
 def _position(pid):
@@ -47,3 +48,36 @@ def plays(pid, dice, as_json):
 def show(pid):
     """Print a text diagram of a position."""
     click.echo(str(_position(pid)))
+
+
+@rules.command()
+@click.argument("match_id", required=False)
+@click.option("--encode", is_flag=True,
+              help="Read the JSON object (the keys decoding prints) on stdin; print its ID.")
+def matchid(match_id, encode):
+    """Decode a gnubg Match ID into one JSON object, or encode one with --encode.
+
+    Keys: cube, cube_owner (0, 1, null centred), on_roll, crawford, game_state (none, playing,
+    over, resigned, dropped), turn, double_offered, resignation (0-3), dice ([high, low] or
+    []), match_length (0 money), score ([p0, p1]), jacoby.
+    """
+    if encode:
+        if match_id is not None:
+            raise click.UsageError("--encode reads the fields on stdin: give no Match ID")
+        text = click.get_text_stream("stdin").read()
+        try:
+            fields = json.loads(text)
+        except ValueError as e:
+            raise click.UsageError("stdin is not a JSON object: %s" % e)
+        try:
+            click.echo(encode_match_id(fields))
+        except ValueError as e:
+            raise click.UsageError(str(e))
+        return
+    if match_id is None:
+        raise click.UsageError("give a Match ID to decode, or --encode with the fields on stdin")
+    try:
+        fields = decode_match_id(match_id)
+    except ValueError as e:
+        raise click.UsageError(str(e))
+    click.echo(json.dumps(fields))

@@ -1,0 +1,341 @@
+# A chouette: three or more players, the box against a team whose captain plays the checkers.
+# Single-cube (one cube; every member takes or drops the box's double on their own) or
+# multiple-cube (every member has a cube against the box). Results go to a Ledger.
+#
+# In each game the box is player 0 and the team player 1 of a bgcore Game; throw the dice
+# through Chouette.roll (it waits for cube answers), play checkers through `game`.
+
+from bgcore.cube import SINGLE, Cube, scored
+from bgcore.errors import RuleError
+from bgcore.game import Game
+from bgcore.ledger import Ledger
+from bgcore.rules import Rules
+
+BOX = 0
+TEAM = 1
+_NO = -1  # an answer not given yet
+
+
+class Chouette:
+    """`ranking`: names, highest first (see Ordering): the box, the captain, the rest.
+    `partner_from`: None, or the number of players (6 or 8) from which the box may take a
+    partner who shares its results half and half."""
+
+    def __init__(self, ranking, rules=None, multiple_cubes=True, partner_from=None):
+        rules = rules if rules is not None else Rules()
+        if rules.beavers or rules.automatic_doubles:
+            raise RuleError("beavers, raccoons and automatic doubles are not supported in a "
+                            "chouette")
+        names = list(ranking)
+        if len(names) < 3:
+            raise RuleError("a chouette needs three or more players")
+        for n in names:
+            _check_name(n, names)
+        if partner_from is not None and (not isinstance(partner_from, int) or partner_from < 4):
+            raise RuleError("partner_from is a number of players (6 or 8) or None, got %r"
+                            % (partner_from,))
+        self.rules = rules
+        self.multiple = bool(multiple_cubes)
+        self.partner_from = partner_from
+        self.line = names  # rank order: box first, then the team by rank
+        self.joiners = []  # joined during a game: they rank last after it
+        self.ledger = Ledger()
+        self.game = None
+        self.settled = True  # no game, or the last one settled and rotated
+        self.partner = None
+        self.captain = None
+        self.members = []  # the team in this game, by rank
+        self.active = []  # members still playing this game
+        self.cubes = {}  # multiple cubes: member -> Cube (owner 0 the box, 1 the member)
+        self.offers = {}  # multiple cubes: member -> side (BOX or TEAM) whose double awaits
+        self.answers = {}  # single cube, the box doubled: member -> 1 take, 0 drop, -1 not yet
+        self.won = {}  # member -> 1 beat the box, -1 lost to it (settled this game)
+        self.captain_dropped = False  # multiple cubes: the captain dropped, answers pending
+        self.games = 0
+
+    # --- who is who ----------------------------------------------------------------------------
+
+    @property
+    def box(self):
+        return self.line[0]
+
+    def team(self):
+        """Team members by rank (the box's partner excluded)."""
+        return [n for n in self.line[1:] if n != self.partner]
+
+    def players(self):
+        return self.line + self.joiners
+
+    # --- between games -------------------------------------------------------------------------
+
+    def join(self, name):
+        """A new player joins at the bottom (after the current game's rotation)."""
+        _check_name(name, self.players() + [name])
+        if self.settled:
+            self.line.append(name)
+        else:
+            self.joiners.append(name)
+
+    def leave(self, name):
+        if name in self.joiners:
+            self.joiners.remove(name)
+            return
+        if name not in self.line:
+            raise RuleError("%r is not in this chouette" % (name,))
+        if not self.settled and (name in (self.box, self.partner, self.captain)
+                                 or name in self.active):
+            raise RuleError("%s is playing this game: leave after it ends" % name)
+        if len(self.line) + len(self.joiners) <= 3:
+            raise RuleError("a chouette needs three or more players")
+        self.line.remove(name)
+
+    def take_partner(self, name):
+        """The box takes a partner for the next game (rule option partner_from)."""
+        if self.partner_from is None:
+            raise RuleError("the box takes a partner only with the option partner_from (6 or 8)")
+        if not self.settled:
+            raise RuleError("the box chooses a partner before the game starts")
+        if len(self.line) < self.partner_from:
+            raise RuleError("the box may take a partner with %d or more players, there are %d"
+                            % (self.partner_from, len(self.line)))
+        if name not in self.line[1:]:
+            raise RuleError("the box's partner comes from the team: %r is not in it" % (name,))
+        self.partner = name
+
+    def start_game(self):
+        if not self.settled:
+            raise RuleError("a game is in progress: finish and settle it first")
+        self.members = self.team()
+        self.captain = self.members[0]
+        self.active = list(self.members)
+        self.game = Game(self.rules, money=True, doubling=not self.multiple)
+        self.cubes = {}
+        if self.multiple:
+            for m in self.members:
+                self.cubes[m] = Cube()
+        self.offers = {}
+        self.answers = {}
+        self.won = {}
+        self.captain_dropped = False
+        self.settled = False
+        self.ledger.open_game()
+        return self.game
+
+    # --- play ----------------------------------------------------------------------------------
+
+    def _game(self):
+        if self.settled or self.game is None:
+            raise RuleError("no game in progress: start one")
+        return self.game
+
+    def pending(self):
+        """Who must answer a double: member names, "box" (single cube), or "box:NAME" for
+        the box answering NAME's double (multiple cubes)."""
+        out = [m for m in self.active if self.answers.get(m, 0) == _NO]
+        for m in self.offers:
+            out.append(m if self.offers[m] == BOX else "box:" + m)
+        if not self.multiple and self.game is not None and self.game.cube.offered_by == TEAM:
+            out.append("box")
+        return out
+
+    def roll(self, dice):
+        game = self._game()
+        if self.offers or self.answers:
+            raise RuleError("doubles are on offer: every answer is needed before the next throw")
+        return game.roll(dice)
+
+    def double(self, member=None):
+        """Single cube: the side on roll doubles (the captain for the team). Multiple cubes:
+        the box doubles `member`'s cube, or `member` doubles the box, before the roll."""
+        game = self._game()
+        if not self.multiple:
+            doubler = game.on_roll
+            game.double()
+            if doubler == BOX:
+                for m in self.active:
+                    self.answers[m] = _NO
+            return
+        self._check_member(member)
+        side = game.on_roll
+        reason = game.timing_error() or self.cubes[member].why_not_double(side, self.rules)
+        if member in self.offers:
+            reason = "%s's cube is already on offer" % member
+        if reason:
+            raise RuleError(reason)
+        game.accept_play()
+        self.cubes[member].offer(side)
+        self.offers[member] = side
+
+    def take(self, member=None):
+        self._answer(member, True)
+
+    def drop(self, member=None):
+        self._answer(member, False)
+
+    def _answer(self, member, take):
+        game = self._game()
+        if self.multiple:
+            self._check_member(member)
+            if member not in self.offers:
+                raise RuleError("no double is on offer on %s's cube" % member)
+            side = self.offers.pop(member)
+            cube = self.cubes[member]
+            if take:
+                cube.take()
+            else:
+                self._leaves(member, cube.drop(), side == TEAM)
+                if member == self.captain and side == BOX:
+                    self.captain_dropped = True
+            if not self.offers:  # every answer is in
+                if self.captain_dropped:
+                    self._demote()
+                self.captain_dropped = False
+            if not self.active:
+                game.finish(side)
+            return
+        doubler = game.cube.offered_by
+        if doubler is None:
+            raise RuleError("no double has been offered: there is nothing to take or drop")
+        if doubler == TEAM:  # the box answers the team's double
+            if member is not None and member != "box":
+                raise RuleError("the team doubled: the box takes or drops")
+            if take:
+                game.take()
+            else:
+                game.drop()
+            return
+        if self.answers.get(member, None) != _NO:
+            raise RuleError("%r has no double to answer: members answering are %s"
+                            % (member, ", ".join(self.pending())))
+        self.answers[member] = 1 if take else 0
+        if _NO not in self.answers.values():
+            self._resolve_single()
+
+    def _resolve_single(self):
+        game = self.game
+        value = game.cube.value  # type: ignore[union-attr]
+        takers = [m for m in self.active if self.answers[m]]
+        droppers = [m for m in self.active if not self.answers[m]]
+        for m in droppers:
+            self._leaves(m, value, False)
+        if self.captain in droppers:
+            self._demote()
+        self.answers = {}
+        if takers:
+            game.take()  # type: ignore[union-attr]
+        else:
+            game.drop()  # type: ignore[union-attr]
+
+    def _leaves(self, member, value, member_won):
+        # A member's game is settled early by a drop: the loser pays `value` at once.
+        self._settle(member, value, member_won)
+        self.active.remove(member)
+
+    def _demote(self):
+        # The captain dropped while others play on: the highest-ranking member still in
+        # becomes captain for the rest of the game, the old captain goes to the bottom.
+        if self.active:
+            old = self.captain
+            self.captain = self.active[0]
+            self.line.remove(old)
+            self.line.append(old)
+
+    def _check_member(self, member):
+        if member not in self.active:
+            raise RuleError("%r is not on the team in this game (still playing: %s)"
+                            % (member, ", ".join(self.active)))
+
+    def _settle(self, member, points, member_won):
+        self.won[member] = 1 if member_won else -1
+        payer, payee = (self.box, member) if member_won else (member, self.box)
+        if self.partner is None:
+            self.ledger.pay(payer, payee, points)
+            return
+        for box_side in (self.box, self.partner):
+            if member_won:
+                self.ledger.pay(box_side, member, points, halves=True)
+            else:
+                self.ledger.pay(member, box_side, points, halves=True)
+
+    # --- after the game ------------------------------------------------------------------------
+
+    def end_game(self):
+        """Settle the finished game with every member still in, then rotate: if the captain
+        beat the box, the captain becomes the box and the box goes to the bottom; otherwise
+        the captain goes to the bottom. Returns the new line."""
+        game = self._game()
+        if not game.is_over():
+            raise RuleError("the game is not over")
+        r = game.result
+        for m in list(self.active):
+            if self.multiple:
+                level = r.level if r.how != "dropped" else SINGLE  # type: ignore[union-attr]
+                points = scored(level, self.cubes[m].value, self.rules.jacoby)
+            else:
+                points = r.points  # type: ignore[union-attr]
+            self._settle(m, points, r.winner == TEAM)  # type: ignore[union-attr]
+        captain = self.captain
+        line = list(self.line)
+        line.remove(captain)
+        if self.won.get(captain, 0) > 0:
+            line.remove(self.box)
+            line = [captain] + line + [self.box]
+        else:
+            line.append(captain)
+        self.line = line + self.joiners
+        self.joiners = []
+        self.partner = None
+        self.settled = True
+        self.games += 1
+        return list(self.line)
+
+    # --- snapshots -----------------------------------------------------------------------------
+
+    def to_dict(self):
+        return {
+            "rules": self.rules.to_dict(),
+            "multiple": int(self.multiple),
+            "partner_from": self.partner_from or 0,
+            "line": list(self.line),
+            "joiners": list(self.joiners),
+            "ledger": self.ledger.to_dict(),
+            "game": self.game.to_dict() if self.game is not None else {},
+            "settled": int(self.settled),
+            "partner": self.partner or "",
+            "captain": self.captain or "",
+            "members": list(self.members),
+            "active": list(self.active),
+            "cubes": dict((m, c.to_list()) for m, c in self.cubes.items()),
+            "offers": dict(self.offers),
+            "answers": dict(self.answers),
+            "won": dict(self.won),
+            "captain_dropped": int(self.captain_dropped),
+            "games": self.games,
+        }
+
+    @classmethod
+    def from_dict(cls, data):
+        c = cls(data["line"], Rules.from_dict(data["rules"]), bool(data["multiple"]),
+                data["partner_from"] or None)
+        c.joiners = list(data["joiners"])
+        c.ledger = Ledger.from_dict(data["ledger"])
+        c.game = Game.from_dict(data["game"]) if data["game"] else None
+        c.settled = bool(data["settled"])
+        c.partner = data["partner"] or None
+        c.captain = data["captain"] or None
+        c.members = list(data["members"])
+        c.active = list(data["active"])
+        c.cubes = dict((m, Cube.from_list(v)) for m, v in data["cubes"].items())
+        c.offers = dict(data["offers"])
+        c.answers = dict(data["answers"])
+        c.won = dict(data["won"])
+        c.captain_dropped = bool(data["captain_dropped"])
+        c.games = data["games"]
+        return c
+
+
+def _check_name(name, names):
+    if not isinstance(name, str) or not name or name == "box":
+        raise RuleError("players are named by non-empty strings (not 'box'), got %r" % (name,))
+    if names.count(name) > 1:
+        raise RuleError("two players are named %r" % name)

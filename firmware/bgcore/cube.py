@@ -1,0 +1,145 @@
+# The doubling cube: its value, who owns it, a double on offer, beavers and raccoons.
+# Only the cube's own rules live here; when a double may be offered (whose turn, before the
+# roll, Crawford, Holland) is the game's business.
+
+from bgcore.errors import RuleError
+from bgcore.rules import MAX_CUBE
+
+# Ways a game can be won, and what each multiplies the cube by.
+SINGLE = 1
+GAMMON = 2
+BACKGAMMON = 3
+LEVEL_NAMES = ("none", "single", "gammon", "backgammon")
+
+
+def level_name(level):
+    return LEVEL_NAMES[level]
+
+
+class Cube:
+    """value: 1, 2, 4...; owner: None while centred, else the player (0 or 1) who may redouble;
+    offered_by: the player whose double awaits an answer, or None; beaver_by: the player who
+    beavered the last double while the doubler may still raccoon, else None."""
+
+    def __init__(self, value=1, owner=None):
+        self.value = value
+        self.owner = owner
+        self.offered_by = None
+        self.beaver_by = None
+
+    def why_not_double(self, player, rules):
+        """Why `player` may not double as far as the cube goes, or None."""
+        if self.offered_by is not None:
+            return "a double is already offered: it must be taken or dropped first"
+        if self.owner is not None and self.owner != player:
+            return ("player %d owns the cube: only the cube's owner may redouble"
+                    % self.owner)
+        if not rules.cap_allows(self.value * 2):
+            return _cap_reason(rules, "a double")
+        return None
+
+    def offer(self, player):
+        self.offered_by = player
+        self.beaver_by = None
+
+    def why_not_answer(self, player):
+        """Why `player` may not take or drop now, or None (player None: whoever must answer)."""
+        if self.offered_by is None:
+            return "no double has been offered: there is nothing to take or drop"
+        if player is not None and player == self.offered_by:
+            return "player %d offered the double: the opponent takes or drops it" % player
+        return None
+
+    def take(self):
+        """The double is accepted: the cube doubles and the taker owns it."""
+        doubler = self.offered_by
+        self.value *= 2
+        self.owner = 1 - doubler  # type: ignore[operator]
+        self.offered_by = None
+
+    def drop(self):
+        """The double is refused: returns the points the doubler wins (the value before it)."""
+        self.offered_by = None
+        return self.value
+
+    def why_not_beaver(self, player, rules, money):
+        reason = self.why_not_answer(player)
+        if reason:
+            return reason
+        if not money:
+            return "beavers are not used in match play"
+        if not rules.beavers:
+            return "beavers are not allowed (rule option beavers is off)"
+        if not rules.cap_allows(self.value * 4):
+            return _cap_reason(rules, "a beaver")
+        return None
+
+    def beaver(self, raccoons):
+        """The taker redoubles at once and keeps the cube; with raccoons, the doubler may
+        answer with a raccoon until the next roll."""
+        taker = 1 - self.offered_by  # type: ignore[operator]
+        self.value *= 4
+        self.owner = taker
+        self.offered_by = None
+        self.beaver_by = taker if raccoons else None
+
+    def why_not_raccoon(self, player, rules):
+        if not rules.raccoons:
+            return "raccoons are not allowed (rule option raccoons is off)"
+        if self.beaver_by is None:
+            return "a raccoon answers a beaver at once: there is no beaver to answer"
+        if player is not None and player == self.beaver_by:
+            return "player %d beavered: only the doubler may raccoon" % player
+        if not rules.cap_allows(self.value * 2):
+            return _cap_reason(rules, "a raccoon")
+        return None
+
+    def raccoon(self):
+        """The doubler redoubles the beaver at once; the cube stays with the beaverer."""
+        self.value *= 2
+        self.beaver_by = None
+
+    def centred(self):
+        return self.owner is None
+
+    def to_list(self):
+        return [self.value, _num(self.owner), _num(self.offered_by), _num(self.beaver_by)]
+
+    @classmethod
+    def from_list(cls, data):
+        cube = cls(data[0], _player(data[1]))
+        cube.offered_by = _player(data[2])
+        cube.beaver_by = _player(data[3])
+        return cube
+
+    def __repr__(self):
+        return "Cube(%r, owner=%r)" % (self.value, self.owner)
+
+
+def _cap_reason(rules, what):
+    if rules.cube_cap is None:
+        return "%s would take the cube past %d, the most a Match ID can hold" % (what, MAX_CUBE)
+    return "cube cap: %s would take the cube past the agreed %d" % (what, rules.cube_cap)
+
+
+def _num(player):
+    return -1 if player is None else player
+
+
+def _player(n):
+    return None if n < 0 else n
+
+
+def check_level(level):
+    if not isinstance(level, int) or isinstance(level, bool) or not SINGLE <= level <= BACKGAMMON:
+        raise RuleError("a resignation offers 1 (single), 2 (gammon) or 3 (backgammon), got %r"
+                        % (level,))
+    return level
+
+
+def scored(level, cube_value, jacoby):
+    """Points a win of `level` is worth: level times the cube; under the Jacoby rule gammons
+    and backgammons count single while the cube has not been turned."""
+    if jacoby and cube_value == 1:
+        level = SINGLE
+    return level * cube_value

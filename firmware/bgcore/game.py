@@ -1,0 +1,446 @@
+# One game between player 0 and player 1: the opening roll, turns that alternate and may be
+# corrected until the opponent throws, the cube, resignations and the result.
+#
+# The caller throws the dice and passes them in (roll_random takes a random source). Every
+# refused action raises RuleError (or DiceError/IllegalMoveError, all ValueErrors) naming the
+# rule, before anything changes.
+
+from bgcore import gamedata, offers
+from bgcore.cube import BACKGAMMON, GAMMON, SINGLE, Cube, scored
+from bgcore.errors import DiceError, RuleError
+from bgcore.gamedata import Result
+from bgcore.offers import OPENING, OVER, PLAYING
+from bgcore.position import BAR, OFF, Position
+from bgcore.rules import Rules
+from bgcore.turn import Turn, check_dice
+
+
+ACTIONS = ("roll", "rethrow", "move", "undo", "double", "take", "drop", "beaver", "raccoon",
+           "resign", "accept_resignation", "reject_resignation")
+
+
+def win_level(position):
+    """SINGLE, GAMMON or BACKGAMMON for the mover of `position`, who has borne off all."""
+    loser = position.opponent
+    if loser[OFF]:
+        return SINGLE
+    if loser[BAR]:
+        return BACKGAMMON
+    for p in range(19, 25):  # the loser's 19..24 are the winner's home board
+        if loser[p]:
+            return BACKGAMMON
+    return GAMMON
+
+
+class Game:
+    """A game. `money` enables the money-only options of `rules` (Jacoby, beavers, raccoons,
+    automatic doubles); `crawford` forbids doubling; `trailer` (0 or 1) is the side the Holland
+    rule restrains in a post-Crawford game; `needs` ([p0, p1], match play) are the points each
+    side needs to win the match; `doubling` False keeps the cube out (a multiple-cube chouette
+    keeps its own cubes); `position` starts the game elsewhere than the usual layout (seen
+    from player 0).
+
+    `player` is the player whose roll `turn` (a bgcore.Turn) is, or who rolls next when `turn`
+    is None. A completed play stays in `turn`, and may be taken back, until the opponent
+    throws, doubles or resigns: that accepts it.
+    """
+
+    def __init__(self, rules=None, money=True, crawford=False, trailer=None, doubling=True,
+                 position=None, needs=None):
+        self.rules = rules if rules is not None else Rules()
+        self.money = bool(money)
+        self.crawford = bool(crawford)
+        self.trailer = trailer
+        self.doubling = bool(doubling)
+        self.needs = list(needs) if needs else None
+        self.cube = Cube()
+        self.phase = OPENING
+        self.player = 0
+        self.turn = None
+        # The checkers at the start of `player`'s roll, `player` moving.
+        self.start = position if position is not None else Position.initial()
+        self.rolls = [0, 0]  # rolls each side has thrown (the opening throw counts)
+        self.automatic = 0  # automatic doubles made in the opening
+        self.opening = None  # (die of player 0, die of player 1) of the deciding throw
+        self.rethrow_open = False
+        self.resignation = None  # (player, level) on offer
+        self.result = None  # a Result once the game is over
+
+    # --- state ---------------------------------------------------------------------------------
+
+    def _complete(self):
+        return self.turn is not None and self.turn.can_end()
+
+    def play_complete(self):
+        """True when the roll has been played in full and waits for the opponent to act."""
+        return self._complete()
+
+    @property
+    def on_roll(self):
+        """The player rolling or playing now, or the next to roll once a play is complete."""
+        if self._complete():
+            return 1 - self.player
+        return self.player
+
+    @property
+    def decider(self):
+        """Whose decision the game waits for (gnubg's "turn"): the doubled or resigned-to
+        player while an offer stands, otherwise the player on roll."""
+        if self.cube.offered_by is not None:
+            return 1 - self.cube.offered_by
+        if self.resignation is not None:
+            return 1 - self.resignation[0]
+        r = self.result
+        if r is not None:
+            return r.winner if r.how == "resigned" else 1 - r.winner
+        return self.on_roll
+
+    @property
+    def position(self):
+        """The checkers as they stand, seen from the player on roll."""
+        if self.turn is None:
+            return self.start
+        if self._complete():
+            return self.turn.position.swapped()
+        return self.turn.position
+
+    @property
+    def dice(self):
+        """The dice the player on roll is playing, () before the roll."""
+        if self.turn is None or self._complete():
+            return ()
+        return self.turn.dice
+
+    @property
+    def game_state(self):
+        """none (before the opening throw), playing, over, resigned or dropped."""
+        if self.phase == OPENING:
+            return "none"
+        if self.phase == PLAYING:
+            return "playing"
+        return self.result.how  # type: ignore[union-attr]
+
+    def jacoby(self):
+        return self.money and self.rules.jacoby
+
+    def allowed(self):
+        """Names of the actions allowed now."""
+        return [a for a in ACTIONS if getattr(self, "why_not_" + a)() is None]
+
+    # can_X(): would X be allowed now (why_not_X() gives the reason when not).
+    def can_roll(self, player=None):
+        return self.why_not_roll(player) is None
+
+    def can_rethrow(self, player=None):
+        return self.why_not_rethrow(player) is None
+
+    def can_move(self, player=None):
+        return self.why_not_move(player) is None
+
+    def can_undo(self, player=None):
+        return self.why_not_undo(player) is None
+
+    def can_double(self, player=None):
+        return self.why_not_double(player) is None
+
+    def can_take(self, player=None):
+        return self.why_not_take(player) is None
+
+    def can_drop(self, player=None):
+        return self.why_not_drop(player) is None
+
+    def can_beaver(self, player=None):
+        return self.why_not_beaver(player) is None
+
+    def can_raccoon(self, player=None):
+        return self.why_not_raccoon(player) is None
+
+    def can_resign(self, level=SINGLE, player=None):
+        return self.why_not_resign(level, player) is None
+
+    def can_accept_resignation(self, player=None):
+        return self.why_not_accept_resignation(player) is None
+
+    def can_reject_resignation(self, player=None):
+        return self.why_not_reject_resignation(player) is None
+
+    # --- throwing ------------------------------------------------------------------------------
+
+    def why_not_roll(self, player=None):
+        if self.phase == OVER:
+            return "the game is over"
+        if self.phase == OPENING:
+            return None
+        if self.cube.offered_by is not None:
+            return "a double is on offer: it must be taken or dropped before the next throw"
+        if self.resignation is not None:
+            return "a resignation is on offer: accept or reject it before the next throw"
+        if self.turn is not None and not self.turn.can_end():
+            return "player %d has not finished the play (%s still to play)" % (
+                self.player, "-".join(str(d) for d in self.turn.remaining))
+        if player is not None and player != self.on_roll:
+            return "players throw in turn: player %d is on roll" % self.on_roll
+        return None
+
+    def roll(self, dice, player=None):
+        """Throw the dice. In the opening, `dice` is (player 0's die, player 1's die): ties are
+        thrown again (returns None), else the higher die plays both numbers. Later, the
+        two dice of the player on roll; this accepts the opponent's play. Returns the Turn."""
+        self._refuse(self.why_not_roll(player))
+        if self.phase == OPENING:
+            return self._opening(dice)
+        dice = check_dice(dice)
+        self._accept()
+        self.cube.beaver_by = None  # a raccoon must come before the next throw
+        self.turn = Turn(self.start, dice)
+        self.rolls[self.player] += 1
+        return self.turn
+
+    def roll_random(self, rng, player=None):
+        """Throw with a random source (anything with randint(a, b), e.g. the random module)."""
+        return self.roll((rng.randint(1, 6), rng.randint(1, 6)), player)
+
+    def _opening(self, dice):
+        d0, d1 = _two_dice(dice)
+        if d0 == d1:
+            if self._automatic_double_allowed():
+                self.cube.value *= 2
+                self.automatic += 1
+            return None
+        self.player = 0 if d0 > d1 else 1
+        if self.player:
+            self.start = self.start.swapped()
+        self.opening = (d0, d1)
+        self.phase = PLAYING
+        self.turn = Turn(self.start, (d0, d1))
+        self.rolls[self.player] += 1
+        self.rethrow_open = self.rules.opening_rethrow
+        return self.turn
+
+    def tie_doubles(self):
+        """True when an opening tie thrown now would turn the cube (automatic doubles)."""
+        return self.phase == OPENING and self._automatic_double_allowed()
+
+    def _automatic_double_allowed(self):
+        return (self.money and self.doubling and self.automatic < self.rules.automatic_doubles
+                and self.rules.cap_allows(self.cube.value * 2))
+
+    def why_not_rethrow(self, player=None):
+        if not self.rules.opening_rethrow:
+            return "the first player plays the opening numbers (rule option opening_rethrow " \
+                   "is off)"
+        if not self.rethrow_open or self.turn is None:
+            return "only the first player, instead of playing the opening throw, may throw " \
+                   "both dice again"
+        if self.turn.moves:
+            return "the opening numbers are being played: take the checkers back to rethrow"
+        if player is not None and player != self.player:
+            return "only the first player (player %d) may rethrow" % self.player
+        return None
+
+    def rethrow(self, dice, player=None):
+        """Old rule: the first player throws both dice again instead of playing the opening
+        numbers."""
+        self._refuse(self.why_not_rethrow(player))
+        self.turn = Turn(self.start, check_dice(dice))
+        self.rethrow_open = False
+        return self.turn
+
+    # --- checker play ----------------------------------------------------------------------------
+
+    def why_not_move(self, player=None):
+        if self.phase != PLAYING:
+            return "the game is over" if self.phase == OVER else "throw the opening roll first"
+        if self.turn is None:
+            return "throw the dice first"
+        if self.turn.can_end():
+            if not self.turn.required:
+                return "no legal play with %d-%d: the turn passes" % self.turn.dice
+            return "the play is complete: take a checker back to change it"
+        if self.resignation is not None:
+            return "a resignation is on offer: accept or reject it first"
+        if player is not None and player != self.player:
+            return "player %d is playing this roll" % self.player
+        return None
+
+    def move(self, src, dst, hits=None, player=None):
+        """Move a checker of the player on roll (see Turn.move); returns its Steps. Bearing off
+        the last checker ends the game."""
+        self._refuse(self.why_not_move(player))
+        route = self.turn.move(src, dst, hits)  # type: ignore[union-attr]
+        self._check_borne_off()
+        return route
+
+    def why_not_undo(self, player=None):
+        if self.phase != PLAYING:
+            return "the game is over" if self.phase == OVER else "nothing has been played"
+        if self.turn is None or not self.turn.moves:
+            if self.turn is None and self.rolls[1 - self.player]:
+                return "nothing to take back: a play stands once the opponent throws (or " \
+                       "doubles or resigns)"
+            return "nothing to take back this turn"
+        if self.resignation is not None:
+            return "a resignation is on offer: accept or reject it first"
+        if player is not None and player != self.player:
+            return "only player %d may take back this play" % self.player
+        return None
+
+    def undo(self, player=None):
+        """Take back the last checker moved this turn (allowed until the opponent throws)."""
+        self._refuse(self.why_not_undo(player))
+        return self.turn.undo()  # type: ignore[union-attr]
+
+    def check_end(self):
+        """End the game if the player on roll has borne off all 15 (for a caller that moves
+        checkers through `turn` itself; move() does this)."""
+        self._check_borne_off()
+
+    def _check_borne_off(self):
+        turn = self.turn
+        if turn is not None and self.phase == PLAYING:
+            position = turn.position
+            if position.mover[OFF] == 15:
+                level = win_level(position)
+                points = scored(level, self.cube.value, self.jacoby())
+                self._end(Result(self.player, level, points, "over"))
+
+    def _accept(self):
+        # The player on roll acts: the opponent's completed play stands.
+        if self._complete():
+            self.start = self.turn.position.swapped()  # type: ignore[union-attr]
+            self.player = 1 - self.player
+            self.turn = None
+            self.rethrow_open = False
+
+    def accept_play(self):
+        """Accept a completed play now (the opponent acts on it)."""
+        self._accept()
+
+    # --- the cube --------------------------------------------------------------------------------
+
+    def timing_error(self, player=None):
+        return offers.timing_error(self, player)
+
+    def why_not_double(self, player=None):
+        return offers.why_not_double(self, player)
+
+    def double(self, player=None):
+        """The player on roll, before rolling, offers to double."""
+        self._refuse(self.why_not_double(player))
+        self._accept()
+        self.cube.offer(self.player)
+
+    def why_not_take(self, player=None):
+        return offers.why_not_take(self, player)
+
+    def take(self, player=None):
+        """Accept the double: the cube doubles and the taker owns it."""
+        self._refuse(self.why_not_take(player))
+        self.cube.take()
+
+    def why_not_drop(self, player=None):
+        return self.why_not_take(player)
+
+    def drop(self, player=None):
+        """Refuse the double: the doubler wins the cube's value before the double."""
+        self._refuse(self.why_not_drop(player))
+        doubler = self.cube.offered_by
+        points = self.cube.drop()
+        self._end(Result(doubler, SINGLE, points, "dropped"))
+
+    def why_not_beaver(self, player=None):
+        return offers.why_not_beaver(self, player)
+
+    def beaver(self, player=None):
+        """Take and at once redouble, keeping the cube (money play, rule option beavers)."""
+        self._refuse(self.why_not_beaver(player))
+        self.cube.beaver(self.rules.raccoons)
+
+    def why_not_raccoon(self, player=None):
+        return offers.why_not_raccoon(self, player)
+
+    def raccoon(self, player=None):
+        """The doubler answers a beaver by redoubling at once (rule option raccoons)."""
+        self._refuse(self.why_not_raccoon(player))
+        self.cube.raccoon()
+
+    # --- resignation -----------------------------------------------------------------------------
+
+    def why_not_resign(self, level=SINGLE, player=None):
+        return offers.why_not_resign(self, level, player)
+
+    def resign(self, level=SINGLE, player=None):
+        """Offer to resign a single (1), gammon (2) or backgammon (3); player None: the
+        player on roll. The opponent accepts or rejects."""
+        self._refuse(self.why_not_resign(level, player))
+        resigner = self.on_roll if player is None else player
+        if resigner == self.on_roll:
+            self._accept()
+        self.resignation = (resigner, level)
+
+    def why_not_accept_resignation(self, player=None):
+        return offers.why_not_accept_resignation(self, player)
+
+    def accept_resignation(self, player=None):
+        """The game ends at the offered level times the cube."""
+        self._refuse(self.why_not_accept_resignation(player))
+        resigner, level = self.resignation  # type: ignore[misc]
+        points = scored(level, self.cube.value, self.jacoby())
+        self._end(Result(1 - resigner, level, points, "resigned"))
+
+    def why_not_reject_resignation(self, player=None):
+        return self.why_not_accept_resignation(player)
+
+    def reject_resignation(self, player=None):
+        """Play goes on."""
+        self._refuse(self.why_not_reject_resignation(player))
+        self.resignation = None
+
+    # --- the end -------------------------------------------------------------------------------
+
+    def finish(self, winner, level=SINGLE, how="dropped"):
+        """End the game by an outside decision (a chouette whose team has all dropped);
+        scores `level` times the cube."""
+        if self.phase == OVER:
+            raise RuleError("the game is over")
+        self._end(Result(winner, level, scored(level, self.cube.value, self.jacoby()), how))
+
+    def _end(self, result):
+        self.result = result
+        self.phase = OVER
+        self.resignation = None
+        self.cube.offered_by = None
+        self.cube.beaver_by = None
+        self.rethrow_open = False
+
+    def is_over(self):
+        return self.phase == OVER
+
+    def _refuse(self, reason):
+        if reason:
+            raise RuleError(reason)
+
+    # --- Match ID fields and snapshots -----------------------------------------------------------
+
+    def id_fields(self, length=0, score=(0, 0)):
+        """The gnubg Match ID fields of this game (see bgcore.matchid)."""
+        return gamedata.id_fields(self, length, score)
+
+    def to_dict(self):
+        """Plain data (ints, strings, lists) from which from_dict rebuilds this game."""
+        return gamedata.to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data):
+        return gamedata.from_dict(cls, data)
+
+
+def _two_dice(dice):
+    try:
+        a, b = dice
+    except (TypeError, ValueError):
+        raise DiceError("the opening throw is two dice, one for each player, got %r" % (dice,))
+    for d in (a, b):
+        if not isinstance(d, int) or isinstance(d, bool) or d < 1 or d > 6:
+            raise DiceError("a die shows 1 to 6, got %r" % (d,))
+    return a, b

@@ -1,0 +1,95 @@
+# When a game allows a double or a resignation, and why not: the cube's timing (whose turn,
+# before the roll), Crawford, Holland, beavers and raccoons, resignation levels. Each
+# function returns the reason an offer or answer is refused, naming the rule, or None.
+
+from bgcore.cube import SINGLE, check_level
+from bgcore.errors import RuleError
+
+OPENING = "opening"
+PLAYING = "playing"
+OVER = "over"
+
+
+def timing_error(game, player=None):
+    """Why `player` (None: the player on roll) may not offer a double now, as far as
+    timing goes (whose turn, before the roll, nothing else on offer), or None."""
+    if game.phase == OPENING:
+        return "no double before the opening throw: the opening roll is played as thrown"
+    if game.phase == OVER:
+        return "the game is over"
+    if game.resignation is not None:
+        return "a resignation is on offer: accept or reject it first"
+    if game.cube.offered_by is not None:
+        return "a double is already offered: it must be taken or dropped first"
+    if game.turn is not None and not game.turn.can_end():
+        return "a double may be offered only before rolling (player %d has rolled)" % (
+            game.player)
+    if player is not None and player != game.on_roll:
+        return "only the player on roll may double, before rolling: player %d is on roll" % (
+            game.on_roll)
+    return None
+
+
+def why_not_double(game, player=None):
+    reason = timing_error(game, player)
+    if reason:
+        return reason
+    if not game.doubling:
+        return "the cube is not in play in this game"
+    if game.crawford:
+        return "Crawford rule: no doubling in the Crawford game"
+    doubler = game.on_roll
+    if doubler == game.trailer and (game.rolls[0] < 2 or game.rolls[1] < 2):
+        return "Holland rule: after the Crawford game the trailer may double only after " \
+               "both sides have played two rolls"
+    needs = game.needs
+    if needs and game.cube.value >= needs[doubler]:
+        return "dead cube: player %d needs %d point(s), which a win on the cube's present %d " \
+               "gives, so may not double (gnubg's rule)" % (doubler, needs[doubler],
+                                                           game.cube.value)
+    return game.cube.why_not_double(doubler, game.rules)
+
+
+def why_not_take(game, player=None):
+    if game.phase != PLAYING:
+        return "the game is over" if game.phase == OVER else "no double has been offered"
+    return game.cube.why_not_answer(player)
+
+
+def why_not_beaver(game, player=None):
+    if game.phase != PLAYING:
+        return "the game is over" if game.phase == OVER else "no double has been offered"
+    return game.cube.why_not_beaver(player, game.rules, game.money)
+
+
+def why_not_raccoon(game, player=None):
+    if game.phase != PLAYING:
+        return "the game is over" if game.phase == OVER else "no beaver to answer"
+    if not game.money:
+        return "raccoons are not used in match play"
+    return game.cube.why_not_raccoon(player, game.rules)
+
+
+def why_not_resign(game, level=SINGLE, player=None):
+    try:
+        check_level(level)
+    except RuleError as e:
+        return str(e)
+    if game.phase != PLAYING:
+        return "the game is over" if game.phase == OVER else \
+            "no resignation before the opening throw"
+    if game.resignation is not None:
+        return "a resignation is already on offer"
+    if game.cube.offered_by is not None:
+        return "a double is on offer: the answer is take or drop"
+    if player is not None and player not in (0, 1):
+        return "players are 0 and 1, got %r" % (player,)
+    return None
+
+
+def why_not_accept_resignation(game, player=None):
+    if game.resignation is None:
+        return "no resignation is on offer"
+    if player is not None and player == game.resignation[0]:
+        return "player %d offered to resign: the opponent accepts or rejects" % player
+    return None

@@ -1,0 +1,278 @@
+# Chouettes: the order of play, box and captain, single and multiple cubes, captain drops,
+# rotation, joining and leaving, the box's partner, the ledger.
+from bgcore import Chouette, DiceError, Ledger, Ordering, RuleError, Rules
+from play_support import is_plain, play_out, refused, says
+from support import raises
+
+NAMES = ["Ann", "Bob", "Cy", "Dee"]
+
+
+def test_order_by_single_die_ties_throw_again_among_the_tied():
+    o = Ordering(["Ann", "Bob", "Cy", "Dee", "Eve"])
+    assert o.pending() == ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    left = o.throw({"Ann": 4, "Bob": 6, "Cy": 4, "Dee": 2, "Eve": 2})
+    assert left == ["Ann", "Cy"]  # the highest tie first; Bob is already the box
+    raises(RuleError, o.ranking)
+    e = raises(RuleError, o.throw, {"Ann": 3, "Dee": 5})
+    says(e, "Ann, Cy")
+    raises(DiceError, o.throw, {"Ann": 0, "Cy": 1})
+    assert o.throw({"Ann": 3, "Cy": 3}) == ["Ann", "Cy"]  # tied again
+    assert o.throw({"Ann": 1, "Cy": 5}) == ["Dee", "Eve"]
+    o.throw({"Dee": 6, "Eve": 1})
+    assert o.done() and o.ranking() == ["Bob", "Cy", "Ann", "Dee", "Eve"]
+
+
+def test_ordering_with_a_random_source():
+    import random
+    rng = random.Random(3) if hasattr(random, "Random") else random
+    o = Ordering(NAMES)
+    while not o.done():
+        o.throw_random(rng)
+    assert sorted(o.ranking()) == sorted(NAMES)
+
+
+def test_box_captain_and_team():
+    c = Chouette(NAMES)
+    assert c.box == "Ann" and c.team() == ["Bob", "Cy", "Dee"]
+    c.start_game()
+    assert c.captain == "Bob" and c.active == ["Bob", "Cy", "Dee"]
+    says(raises(RuleError, Chouette, ["Ann", "Bob"]), "three or more")
+    says(raises(RuleError, Chouette, ["Ann", "Bob", "Ann"]), "two players")
+    says(raises(RuleError, Chouette, NAMES, Rules(beavers=True)), "not supported")
+
+
+def _team_on_roll(c):
+    # The box wins the opening and plays; the team is on roll.
+    g = c.start_game() if c.settled else c.game
+    c.roll((6, 1))
+    play_out(g)
+    return g
+
+
+def _box_on_roll(c):
+    g = _team_on_roll(c)
+    c.roll((2, 1))
+    play_out(g)
+    return g
+
+
+def test_single_cube_members_take_or_drop_on_their_own_and_drops_pay_at_once():
+    c = Chouette(NAMES, multiple_cubes=False)
+    g = _box_on_roll(c)
+    c.double()
+    assert sorted(c.pending()) == ["Bob", "Cy", "Dee"]
+    e = refused(c, c.roll, (3, 1))
+    says(e, "answer")
+    c.take("Bob")
+    c.drop("Dee")
+    assert c.ledger.owes("Dee", "Ann") == 0  # settled when all have answered
+    c.take("Cy")
+    assert c.ledger.owes("Dee", "Ann") == 1
+    assert c.active == ["Bob", "Cy"] and g.cube.value == 2 and g.cube.owner == 1
+    assert c.captain == "Bob"
+    e = refused(c, c.take, "Dee")
+    says(e, "no double")
+
+
+def test_captain_drop_highest_ranking_taker_becomes_captain_old_captain_to_bottom():
+    c = Chouette(["Ann", "Bob", "Cy", "Dee", "Eve"], multiple_cubes=False)
+    g = _box_on_roll(c)
+    c.double()
+    c.drop("Bob")  # the captain
+    c.drop("Cy")
+    c.take("Dee")
+    c.take("Eve")
+    assert c.captain == "Dee"
+    assert c.line == ["Ann", "Cy", "Dee", "Eve", "Bob"]
+    assert c.active == ["Dee", "Eve"]
+    # The team (Dee captain) wins: Dee becomes the box, Ann goes to the bottom.
+    g.resign(1, player=0)
+    g.accept_resignation()
+    line = c.end_game()
+    assert line == ["Dee", "Cy", "Eve", "Bob", "Ann"]
+    assert c.ledger.game() == [("Bob", "Ann", 1), ("Cy", "Ann", 1), ("Ann", "Dee", 2),
+                               ("Ann", "Eve", 2)]
+
+
+def test_all_drop_the_box_wins_and_the_captain_goes_to_the_bottom():
+    c = Chouette(NAMES, multiple_cubes=False)
+    g = _box_on_roll(c)
+    c.double()
+    for m in ("Bob", "Cy", "Dee"):
+        c.drop(m)
+    assert g.is_over() and g.result.winner == 0
+    assert c.end_game() == ["Ann", "Cy", "Dee", "Bob"]
+    assert c.ledger.balance("Ann") == 3 and c.ledger.balance("Bob") == -1
+
+
+def test_box_wins_collects_from_each_member_and_the_captain_goes_to_the_bottom():
+    c = Chouette(NAMES)
+    g = _team_on_roll(c)
+    g.resign(2, player=1)  # the team resigns a gammon
+    g.accept_resignation()
+    assert c.end_game() == ["Ann", "Cy", "Dee", "Bob"]
+    assert c.ledger.debts() == [("Bob", "Ann", 2), ("Cy", "Ann", 2), ("Dee", "Ann", 2)]
+    assert c.games == 1
+
+
+def test_team_double_box_drops_pays_everyone_and_the_captain_becomes_box():
+    c = Chouette(NAMES, multiple_cubes=False)
+    _team_on_roll(c)
+    c.double()  # the captain doubles for the team
+    assert c.pending() == ["box"]
+    e = refused(c, c.drop, "Cy")
+    says(e, "the box takes or drops")
+    c.drop()
+    assert c.end_game() == ["Bob", "Cy", "Dee", "Ann"]
+    assert [c.ledger.owes("Ann", m) for m in ("Bob", "Cy", "Dee")] == [1, 1, 1]
+
+
+def test_multiple_cubes_box_doubles_members_one_by_one():
+    c = Chouette(NAMES)
+    g = _box_on_roll(c)
+    e = refused(c, g.double)
+    says(e, "cube is not in play")
+    c.double("Cy")
+    c.double("Dee")
+    assert sorted(c.pending()) == ["Cy", "Dee"]
+    e = refused(c, c.double, "Cy")
+    says(e, "already on offer")
+    c.take("Cy")
+    c.drop("Dee")
+    assert c.cubes["Cy"].value == 2 and c.cubes["Cy"].owner == 1
+    assert c.cubes["Bob"].value == 1 and c.ledger.owes("Dee", "Ann") == 1
+    assert c.active == ["Bob", "Cy"]
+    c.roll((4, 2))
+    play_out(g)
+    # The team is on roll: each member may double the box on his own cube.
+    e = refused(c, c.double, "Dee")
+    says(e, "not on the team")
+    c.double("Cy")  # Cy owns his cube at 2
+    c.double("Bob")
+    assert sorted(c.pending()) == ["box:Bob", "box:Cy"]
+    c.drop("Bob")  # the box drops Bob's double: Bob wins 1
+    c.take("Cy")  # the box takes Cy's: 4, owned by the box
+    assert c.cubes["Cy"].value == 4 and c.cubes["Cy"].owner == 0
+    assert c.active == ["Cy"] and c.captain == "Bob"  # Bob still plays the checkers
+    # The box wins a gammon on the board: Cy pays 8; Bob beat the box, so he takes the box.
+    g.resign(2, player=1)
+    g.accept_resignation()
+    assert c.end_game() == ["Bob", "Cy", "Dee", "Ann"]
+    assert c.ledger.owes("Cy", "Ann") == 8 and c.ledger.owes("Ann", "Bob") == 1
+
+
+def test_multiple_cubes_captain_drops_and_loses_the_captaincy():
+    c = Chouette(NAMES)
+    _box_on_roll(c)
+    c.double("Bob")
+    c.drop("Bob")
+    assert c.captain == "Cy" and c.line == ["Ann", "Cy", "Dee", "Bob"]
+    # With answers still to come, the captaincy passes once they are all in.
+    c = Chouette(NAMES)
+    _box_on_roll(c)
+    c.double("Bob")
+    c.double("Dee")
+    c.drop("Bob")
+    assert c.captain == "Bob"
+    c.take("Dee")
+    assert c.captain == "Cy" and c.active == ["Cy", "Dee"]
+
+
+def test_multiple_cubes_all_settled_ends_the_game():
+    c = Chouette(["Ann", "Bob", "Cy"])
+    g = _box_on_roll(c)
+    c.double("Bob")
+    c.double("Cy")
+    c.drop("Bob")
+    c.drop("Cy")
+    assert g.is_over() and g.result.winner == 0
+    assert c.end_game() == ["Ann", "Cy", "Bob"]
+    assert c.ledger.balance("Ann") == 2
+
+
+def test_jacoby_per_member_cube():
+    c = Chouette(NAMES, Rules(jacoby=True))
+    g = _box_on_roll(c)
+    c.double("Cy")
+    c.take("Cy")
+    g.resign(2, player=1)
+    g.accept_resignation()
+    c.end_game()
+    # Cy's cube was turned: the gammon counts (2 x 2); the others' was not: single.
+    assert c.ledger.game() == [("Bob", "Ann", 1), ("Cy", "Ann", 4), ("Dee", "Ann", 1)]
+
+
+def test_joining_at_the_bottom_and_leaving():
+    c = Chouette(NAMES)
+    c.join("Eve")
+    assert c.line[-1] == "Eve"
+    g = _team_on_roll(c)
+    c.join("Fay")  # during a game: ranks after this game's rotation
+    assert "Fay" not in c.line and "Fay" in c.players()
+    e = refused(c, c.leave, "Cy")
+    says(e, "playing this game")
+    says(raises(RuleError, c.join, "Fay"), "two players")
+    g.resign(1, player=1)
+    g.accept_resignation()
+    assert c.end_game() == ["Ann", "Cy", "Dee", "Eve", "Bob", "Fay"]
+    c.leave("Cy")
+    assert c.team() == ["Dee", "Eve", "Bob", "Fay"]
+    c.leave("Dee")
+    c.leave("Eve")
+    assert c.line == ["Ann", "Bob", "Fay"]
+    says(raises(RuleError, c.leave, "Fay"), "three or more")
+
+
+def test_box_partner_with_six_or_more_players_shares_the_results():
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    c = Chouette(names, partner_from=6)
+    c.take_partner("Fay")
+    assert c.team() == ["Bob", "Cy", "Dee", "Eve"]
+    g = _team_on_roll(c)
+    e = refused(c, c.take_partner, "Eve")
+    says(e, "before the game")
+    g.resign(1, player=1)
+    g.accept_resignation()
+    c.end_game()
+    assert c.ledger.owes("Bob", "Ann") == 0.5 and c.ledger.owes("Bob", "Fay") == 0.5
+    assert c.ledger.balance("Ann") == 2 and c.ledger.balance("Fay") == 2
+    assert c.partner is None
+    # Too few players, or the option off: no partner.
+    c.leave("Eve")
+    says(raises(RuleError, c.take_partner, "Cy"), "6 or more")
+    says(raises(RuleError, Chouette(names).take_partner, "Cy"), "partner_from")
+
+
+def test_ledger_nets_debts_between_pairs():
+    led = Ledger()
+    led.pay("Ann", "Bob", 3)
+    led.pay("Bob", "Ann", 1)
+    led.pay("Cy", "Ann", 2)
+    assert led.owes("Ann", "Bob") == 2 and led.owes("Bob", "Ann") == -2
+    assert led.debts() == [("Ann", "Bob", 2), ("Cy", "Ann", 2)]
+    assert led.balance("Ann") + led.balance("Bob") + led.balance("Cy") == 0
+    led2 = Ledger.from_dict(led.to_dict())
+    assert led2.debts() == led.debts() and led2.game() == led.game()
+
+
+def test_snapshot_round_trip_mid_game():
+    c = Chouette(NAMES)
+    _box_on_roll(c)
+    c.double("Cy")
+    data = c.to_dict()
+    assert is_plain(data)
+    c2 = Chouette.from_dict(data)
+    assert c2.to_dict() == data
+    c2.take("Cy")
+    assert c2.cubes["Cy"].value == 2
+
+
+def test_refusals_change_nothing():
+    c = Chouette(NAMES)
+    for fn, args, word in ((c.roll, ((3, 1),), "no game"), (c.end_game, (), "no game"),
+                           (c.take, ("Bob",), "no game")):
+        says(refused(c, fn, *args), word)
+    _team_on_roll(c)
+    says(refused(c, c.take, "Bob"), "no double")
+    says(refused(c, c.end_game), "not over")
+    says(refused(c, c.start_game), "in progress")

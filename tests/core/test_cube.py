@@ -1,0 +1,222 @@
+# The doubling cube: who may double and when, take, drop, beavers, raccoons, no limit or a
+# cap, the Jacoby rule, automatic doubles.
+from bgcore import Cube, Game, Match, Rules
+from play_support import play_out, refused, roll_and_play, says, start
+from support import board
+
+
+def _second_turn(rules=None):
+    # Player 0 won the opening and played; player 1 is on roll, not yet thrown.
+    g = Game(rules)
+    start(g, 0, (6, 1))
+    play_out(g)
+    return g
+
+
+def test_cube_is_centred_at_1_and_either_side_may_double_first():
+    g = _second_turn()
+    assert g.cube.value == 1 and g.cube.owner is None
+    assert g.can_double() and g.can_double(player=1) and not g.can_double(player=0)
+    g.double()
+    assert g.cube.offered_by == 1 and g.decider == 0
+    assert g.allowed() == ["take", "drop"]
+
+
+def test_take_doubles_the_cube_and_the_taker_owns_it():
+    g = _second_turn()
+    g.double()
+    g.take(player=0)
+    assert g.cube.value == 2 and g.cube.owner == 0
+    roll_and_play(g, (3, 1))  # the doubler throws and plays
+    # Only the owner may redouble: player 0 on roll now, owns the cube.
+    assert g.on_roll == 0 and g.can_double()
+    g.double()
+    g.take()
+    assert g.cube.value == 4 and g.cube.owner == 1
+    roll_and_play(g, (5, 2))
+    roll_and_play(g, (4, 1))
+    assert g.on_roll == 0 and g.cube.owner == 1
+    e = refused(g, g.double)  # player 0 is on roll; player 1 owns the cube
+    says(e, "player 1 owns the cube", "only the cube's owner may redouble")
+
+
+def test_drop_ends_the_game_for_the_value_before_the_double():
+    g = _second_turn()
+    g.double()
+    g.take()
+    roll_and_play(g, (3, 1))
+    g.double()  # player 0 redoubles to 4
+    g.drop()
+    assert g.result == (0, 1, 2, "dropped") and g.game_state == "dropped"
+    assert g.cube.value == 2 and g.cube.offered_by is None
+
+
+def test_a_drop_is_never_a_gammon():
+    g = Game(position=board({1: 1}, {6: 15}))
+    start(g, 1, (2, 1))  # player 1 (all 15 at home, none off) is on roll
+    play_out(g)
+    g.double()  # player 0, about to win a gammon, doubles
+    g.drop()
+    assert g.result.points == 1 and g.result.level == 1
+
+
+def test_a_double_only_before_rolling_and_only_by_the_player_on_roll():
+    g = _second_turn()
+    e = refused(g, g.double, player=0)
+    says(e, "only the player on roll may double")
+    g.roll((5, 4))
+    e = refused(g, g.double)
+    says(e, "only before rolling")
+
+
+def test_a_double_may_be_offered_on_the_bar_against_a_closed_board():
+    closed = {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}
+    g = Game(position=board(closed, {25: 1, 13: 14}))
+    start(g, 0, (2, 1))
+    play_out(g)
+    assert g.on_roll == 1 and g.can_double()
+    g.double()
+    assert g.position.mover[25] == 1
+
+
+def test_take_or_drop_with_no_double_offered_is_refused():
+    g = _second_turn()
+    for action in (g.take, g.drop, g.beaver):
+        e = refused(g, action)
+        says(e, "no double has been offered")
+    g.double()
+    e = refused(g, g.take, player=1)
+    says(e, "offered the double")
+    e = refused(g, g.double, player=1)
+    says(e, "already offered")
+    e = refused(g, g.roll, (2, 1))
+    says(e, "taken or dropped")
+
+
+def test_the_cube_goes_past_64_with_no_limit():
+    g = _second_turn()
+    # Each double: the side on roll doubles, the other takes, both play a roll.
+    for expected in (2, 4, 8, 16, 32, 64, 128, 256):
+        g.double()
+        g.take()
+        assert g.cube.value == expected
+        roll_and_play(g, (2, 1))
+    assert g.cube.value == 256
+
+
+def test_a_cube_cap_stops_doubling():
+    g = _second_turn(Rules(cube_cap=4))
+    g.double()
+    g.take()
+    roll_and_play(g, (2, 1))
+    g.double()
+    g.take()
+    roll_and_play(g, (2, 1))
+    assert g.cube.value == 4
+    e = refused(g, g.double)
+    says(e, "cube cap", "4")
+
+
+def test_beaver_the_taker_redoubles_at_once_and_keeps_the_cube():
+    g = _second_turn(Rules(beavers=True))
+    g.double()  # player 1 doubles
+    g.beaver()  # player 0 beavers
+    assert g.cube.value == 4 and g.cube.owner == 0 and g.cube.offered_by is None
+    assert g.on_roll == 1  # the doubler throws next
+    e = refused(g, g.raccoon)
+    says(e, "raccoons are not allowed")
+    roll_and_play(g, (3, 2))
+    assert g.can_double() and g.on_roll == 0  # the beaverer keeps the right to double
+
+
+def test_beavers_are_an_option_and_not_used_in_match_play():
+    g = _second_turn()
+    g.double()
+    e = refused(g, g.beaver)
+    says(e, "beavers are not allowed")
+    m = Match(5)
+    start(m.game, 0)
+    play_out(m.game)
+    m.game.double()
+    e = refused(m, m.game.beaver)
+    says(e, "not used in match play")
+
+
+def test_raccoon_answers_a_beaver_before_the_next_throw():
+    g = _second_turn(Rules(beavers=True, raccoons=True))
+    g.double()
+    g.beaver()
+    e = refused(g, g.raccoon, player=0)
+    says(e, "only the doubler may raccoon")
+    g.raccoon(player=1)
+    assert g.cube.value == 8 and g.cube.owner == 0  # the cube does not change hands
+    e = refused(g, g.raccoon)
+    says(e, "no beaver to answer")
+    # After the doubler throws, the chance has gone.
+    g = _second_turn(Rules(beavers=True, raccoons=True))
+    g.double()
+    g.beaver()
+    g.roll((4, 3))
+    e = refused(g, g.raccoon)
+    says(e, "at once")
+
+
+def test_jacoby_gammons_count_single_unless_the_cube_was_turned():
+    def gammon(rules, cube):
+        g = Game(rules, position=board({1: 1}, {6: 15}))
+        start(g, 0, (2, 1))
+        g.cube.value = cube
+        g.move(1, 0)
+        return g.result
+
+    assert gammon(Rules(jacoby=True), 1) == (0, 2, 1, "over")
+    assert gammon(Rules(jacoby=True), 2) == (0, 2, 4, "over")
+    assert gammon(Rules(), 1) == (0, 2, 2, "over")
+    # Jacoby is for money play: in a match the gammon counts.
+    g = Game(Rules(jacoby=True), money=False, position=board({1: 1}, {6: 15}))
+    start(g, 0, (2, 1))
+    g.move(1, 0)
+    assert g.result.points == 2
+
+
+def test_jacoby_applies_to_a_resigned_gammon_too():
+    g = Game(Rules(jacoby=True))
+    start(g, 0)
+    g.resign(2, player=1)
+    g.accept_resignation()
+    assert g.result == (0, 2, 1, "resigned")
+
+
+def test_automatic_doubles_on_opening_ties_up_to_the_limit():
+    g = Game(Rules(automatic_doubles=2))
+    g.roll((3, 3))
+    assert g.cube.value == 2 and g.cube.owner is None
+    g.roll((5, 5))
+    g.roll((1, 1))  # past the limit: thrown again without a double
+    assert g.cube.value == 4 and g.automatic == 2
+    g.roll((5, 1))
+    assert g.cube.value == 4 and g.cube.owner is None and g.player == 0
+    # The cube has turned, so a Jacoby gammon counts.
+    g = Game(Rules(automatic_doubles=1, jacoby=True), position=board({1: 1}, {6: 15}))
+    g.roll((2, 2))
+    g.roll((2, 1))
+    g.move(1, 0)
+    assert g.result.points == 4
+
+
+def test_automatic_doubles_respect_the_cap_and_not_in_matches():
+    g = Game(Rules(automatic_doubles=3, cube_cap=2))
+    for _ in range(3):
+        g.roll((4, 4))
+    assert g.cube.value == 2
+    g = Game(Rules(automatic_doubles=3), money=False)
+    g.roll((4, 4))
+    assert g.cube.value == 1
+
+
+def test_cube_snapshot_round_trip():
+    c = Cube(8, 1)
+    c.offer(1)
+    d = Cube.from_list(c.to_list())
+    assert d.to_list() == [8, 1, 1, -1]
+    assert Cube().to_list() == [1, -1, -1, -1]

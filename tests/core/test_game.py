@@ -1,0 +1,233 @@
+# A game: opening roll, alternating turns, corrections until the next throw, the end and its
+# value, resignations, the old opening rethrow, snapshots.
+import random
+
+from bgcore import DiceError, Game, IllegalMoveError, Position, RuleError, Rules, Turn
+from play_support import is_plain, play_out, refused, roll_and_play, says, start
+from support import board, raises
+
+
+def test_opening_ties_are_thrown_again_and_the_higher_die_plays_both():
+    g = Game()
+    assert g.game_state == "none" and g.allowed() == ["roll"]
+    assert g.roll((4, 4)) is None  # a tie: throw again
+    assert g.roll((2, 2)) is None
+    assert g.phase == "opening" and g.cube.value == 1  # no automatic doubles by default
+    turn = g.roll((3, 5))
+    assert isinstance(turn, Turn)
+    assert g.player == 1 and g.on_roll == 1
+    assert turn.dice == (5, 3) and g.dice == (5, 3)
+    assert g.opening == (3, 5)
+    assert g.position == Position.initial()
+    assert g.rolls == [0, 1]
+
+
+def test_opening_throw_is_two_single_dice():
+    g = Game()
+    raises(DiceError, g.roll, (0, 3))
+    raises(DiceError, g.roll, (7, 3))
+    raises(DiceError, g.roll, 5)
+    assert g.phase == "opening"
+
+
+def test_turns_alternate_and_a_player_throws_only_when_on_roll():
+    g = Game()
+    start(g, 0, (6, 1))
+    e = refused(g, g.roll, (3, 3))
+    says(e, "not finished the play")
+    g.move(13, 7)
+    g.move(8, 7)
+    assert g.on_roll == 1 and g.dice == ()
+    e = refused(g, g.roll, (3, 3), player=0)
+    says(e, "in turn", "player 1 is on roll")
+    g.roll((3, 3), player=1)
+    assert g.player == 1 and g.on_roll == 1 and g.dice == (3, 3)
+    play_out(g)
+    roll_and_play(g, (2, 1))
+    assert g.rolls == [2, 1] and g.on_roll == 1
+
+
+def test_moves_may_be_taken_back_until_the_opponent_throws():
+    g = Game()
+    start(g, 0, (3, 1))
+    g.move(8, 5)
+    g.move(6, 5)
+    assert g.turn.can_end() and g.on_roll == 1
+    assert "undo" in g.allowed()
+    g.undo()  # correction before the next throw
+    assert g.on_roll == 0 and g.turn.remaining == (1,)
+    g.move(24, 23)
+    played = g.turn.position
+    g.roll((6, 5))  # the opponent throws: the play is accepted
+    assert g.position == g.turn.start == played.swapped()
+    e = refused(g, g.undo)
+    says(e, "nothing to take back")
+    assert "undo" not in g.allowed()
+
+
+def test_a_double_accepts_the_previous_play():
+    g = Game()
+    start(g, 0, (3, 1))
+    g.move(8, 5)
+    g.move(6, 5)
+    g.double()
+    e = refused(g, g.undo)
+    says(e, "take back")
+
+
+def test_no_legal_play_passes_the_turn():
+    # Player on roll on the bar against a closed board: any roll passes.
+    closed = {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}
+    g = Game(position=board({25: 1, 13: 14}, closed))
+    start(g, 0, (6, 5))
+    assert g.turn.required == () and g.turn.can_end()
+    assert g.on_roll == 1
+    e = refused(g, g.move, 25, 20)
+    says(e, "no legal play", "turn passes")
+
+
+def test_a_single_win_scores_the_cube():
+    g = Game(position=board({1: 1}, {6: 14}))  # the loser has borne one off
+    start(g, 0, (2, 1))
+    g.move(1, 0)
+    assert g.is_over() and g.game_state == "over"
+    assert g.result == (0, 1, 1, "over")
+    assert g.allowed() == []
+    e = refused(g, g.roll, (3, 1))
+    says(e, "game is over")
+
+
+def test_gammon_with_the_cube_on_4_wins_8_points():
+    g = Game(position=board({1: 1, 2: 1}, {6: 15}))
+    start(g, 0, (6, 1))
+    g.move(1, 0)
+    assert not g.is_over()
+    g.undo()
+    g.cube.value, g.cube.owner = 4, 0
+    g.move(2, 0)
+    g.move(1, 0)
+    assert g.result.level == 2 and g.result.points == 8
+
+
+def test_backgammon_with_a_checker_on_the_bar_or_in_the_winners_home():
+    for loser in ({25: 1, 6: 14}, {19: 1, 6: 14}, {23: 2, 6: 13}):
+        g = Game(position=board({1: 1}, loser))
+        start(g, 0, (2, 1))
+        g.move(1, 0)
+        assert g.result.level == 3 and g.result.points == 3, loser
+    # a checker only in the winner's outer board is a gammon
+    g = Game(position=board({1: 1}, {18: 1, 6: 14}))
+    start(g, 0, (2, 1))
+    g.move(1, 0)
+    assert g.result.level == 2
+
+
+def test_player_one_can_win_and_the_value_is_times_the_cube():
+    g = Game(position=board({6: 15}, {1: 1}))  # player 1 is the one about to bear off
+    start(g, 1, (2, 1))
+    g.cube.value = 2
+    g.move(1, 0)
+    assert g.result == (1, 2, 4, "over")  # player 0 has borne off none: a gammon
+
+
+def test_resignation_accepted_ends_the_game_at_its_level_times_the_cube():
+    g = Game()
+    start(g, 0)
+    play_out(g)
+    g.double()  # player 1, on roll, doubles
+    g.take()
+    assert g.cube.value == 2 and g.cube.owner == 0
+    g.resign(2)  # player 1 is on roll, resigns a gammon
+    assert g.resignation == (1, 2) and g.decider == 0
+    assert g.allowed() == ["accept_resignation", "reject_resignation"]
+    e = refused(g, g.accept_resignation, player=1)
+    says(e, "offered to resign")
+    e = refused(g, g.roll, (3, 1))
+    says(e, "resignation is on offer")
+    g.accept_resignation(player=0)
+    assert g.result == (0, 2, 4, "resigned") and g.game_state == "resigned"
+
+
+def test_resignation_rejected_plays_on():
+    g = Game()
+    start(g, 0)
+    g.resign(3, player=1)  # the opponent may offer too
+    e = refused(g, g.resign, 1)
+    says(e, "already on offer")
+    g.reject_resignation()
+    assert g.resignation is None and not g.is_over()
+    play_out(g)
+    roll_and_play(g, (4, 2))
+    e = refused(g, g.resign, 4)
+    says(e, "single", "gammon", "backgammon")
+    e = refused(g, g.reject_resignation)
+    says(e, "no resignation")
+
+
+def test_old_variant_first_player_may_throw_both_dice_again():
+    g = Game(Rules(opening_rethrow=True))
+    start(g, 1, (2, 1))
+    assert "rethrow" in g.allowed()
+    e = refused(g, g.rethrow, (6, 6), player=0)
+    says(e, "only the first player")
+    g.rethrow((6, 6))
+    assert g.turn.dice == (6, 6) and g.player == 1
+    e = refused(g, g.rethrow, (5, 5))
+    says(e, "only the first player")
+    # Once checkers move, the opening numbers are being played.
+    g = Game(Rules(opening_rethrow=True))
+    start(g, 0, (2, 1))
+    g.move(13, 11)
+    e = refused(g, g.rethrow, (6, 6))
+    says(e, "being played")
+    # Without the option the opening numbers must be played.
+    g = Game()
+    start(g, 0, (2, 1))
+    e = refused(g, g.rethrow, (6, 6))
+    says(e, "opening_rethrow")
+
+
+def test_moves_are_checked_by_the_turn():
+    g = Game()
+    e = refused(g, g.move, 13, 7)
+    says(e, "opening roll")
+    start(g, 0, (6, 1))
+    before = g.to_dict()
+    raises(IllegalMoveError, g.move, 13, 9)
+    assert g.to_dict() == before
+
+
+def test_roll_with_a_random_source():
+    rng = random.Random(5) if hasattr(random, "Random") else random
+    g = Game()
+    while g.phase == "opening":
+        g.roll_random(rng)
+    assert g.turn is not None and len(g.dice) == 2
+
+
+def test_snapshot_round_trips_mid_turn_and_is_plain_data():
+    g = Game(Rules(jacoby=True, beavers=True, raccoons=True, cube_cap=64))
+    start(g, 1, (4, 2))
+    g.move(8, 4)
+    data = g.to_dict()
+    assert is_plain(data)
+    h = Game.from_dict(data)
+    assert h.to_dict() == data
+    assert h.turn.remaining == (2,) and h.position == g.position
+    h.move(6, 4)
+    h.double()
+    h.beaver()
+    data = h.to_dict()
+    k = Game.from_dict(data)
+    assert k.to_dict() == data and k.can_raccoon()
+    k.resign(1)
+    k.accept_resignation()
+    assert Game.from_dict(k.to_dict()).result == k.result
+
+
+def test_refusals_raise_rule_errors_which_are_value_errors():
+    g = Game()
+    for action in (g.double, g.take, g.drop, g.beaver, g.raccoon, g.undo,
+                   g.accept_resignation):
+        e = refused(g, action)
+        assert isinstance(e, RuleError) and isinstance(e, ValueError)
