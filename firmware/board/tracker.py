@@ -123,7 +123,7 @@ class Tracker:
         self.turn = turn
         self.mover = mover_side
         self.reading = Reading()
-        self.hold = None  # (src, dst) of a move taken back by command: not to be re-read
+        self.hold = None  # type: tuple | None  # (src, dst) of a move undone by command
 
     def update(self, sensed):
         """Interpret the sensed board, committing any move or takeback it completes."""
@@ -200,6 +200,10 @@ class Tracker:
             return False  # taken back by command: show it must move back
         ways = turn.paths(src, dst)
         if not ways:
+            # Not a move: perhaps a checker back from the tray (a knock read as a bear-off)
+            # while another is still lifted.
+            if self._try_takeback(0, dst, theirs, sensed, r):
+                return True
             r.state = ILLEGAL
             r.origin = src
             r.wrong = dst

@@ -215,3 +215,15 @@ def test_sensed_reads_a_classified_frame():
     assert s.count[WHITE][25] == 1 and s.count[BLACK][25] == 2
     assert s.count[BLACK][24] == 2 and s.count[BLACK][1] == 1
     assert s.count[WHITE][1] == 0  # black's 24 is white's 1: not white
+
+
+def test_a_knock_read_as_a_bear_off_is_undone_when_the_checker_returns():
+    t = Table(board({3: 2, 1: 1}, {13: 2}))
+    turn = t.play((3, 1)).turn
+    t.lift(3)  # into the tray (bearing off with the 3)
+    t.lift(1)  # a checker knocked off the 1-point: could be a bear-off too
+    assert t.tracker.reading.state == LIFTED
+    r = t.put(1)  # it was a knock: back on its point
+    assert r.state == LIFTED and r.origin == 3 and turn.moves == []
+    t.tracker.finish(t.sensed)  # the 3 went to the tray
+    assert moves(turn) == [(3, 0)] and turn.remaining == (1,)

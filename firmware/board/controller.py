@@ -1,0 +1,467 @@
+# The game controller: buttons, host commands and what the sensors see, turned into the
+# match's events; LEDs that say what to do next.
+#
+# Everything the board commits is an event (docs/protocol.md). An event is applied to the
+# match by _apply(), journaled, then sent to the host; after a power cut the journal's events
+# are applied again by the same _apply(), so the board resumes exactly at the last committed
+# event. A play is committed when the opponent acts on it (throws, doubles, resigns), not
+# when its last checker lands: until then it may be taken back.
+
+from bgcore import Match, Position, Rules, Turn
+from bgcore.position import OFF
+from board.leds import REFUSED
+from board.tracker import LIFTED, STEADY, Reading, Tracker, deviations
+
+SETUP = "setup"      # waiting for the starting position to stand
+OPENING = "opening"  # waiting for the opening throw
+PLAYING = "playing"
+OVER = "over"        # game over: showing the result until the next setup
+IDLE = "idle"        # match over (or none): waiting for a new one
+
+ROLL = 1
+DOUBLE = 2
+TAKE = 4
+DROP = 8
+UNDO = 16  # undo/verify: show every difference from the expected position
+MENU = 32  # after a match: start another with the same settings
+
+PASS_MS = 2000     # a roll with no legal play is shown this long, then passes
+LAST_OFF_MS = 1500  # the last checker held off the board this long is borne off
+REFUSED_MS = 1000  # a refused action flashes this long
+
+
+class Board:
+    """The board's logic. Hardware comes in: clock (ticks_ms/ticks_diff), rng (randint),
+    journal (board.journal.Journal or None), renderer (board.leds.Renderer or None) and
+    emit (called with each message for the host)."""
+
+    def __init__(self, clock, rng, journal=None, renderer=None, emit=None):
+        self.clock = clock
+        self.rng = rng
+        self.journal = journal
+        self.renderer = renderer
+        self.emit = emit or (lambda msg: None)
+        self.match = None
+        self.phase = IDLE
+        self.settings = {"length": 0, "rules": Rules().to_dict()}
+        self.tracker = None
+        self.sensed = None
+        self.reading = Reading()
+        self.pass_at = None  # when a no-play roll passes
+        self.last_off_at = None  # when the mover's last checker was lifted to bear it off
+        self.refused_until = None
+        self.last_refusal = ""
+
+    # --- start-up ---------------------------------------------------------------------------------
+
+    def resume(self):
+        """Rebuild the match from the journal (after power-up). Returns events replayed."""
+        if self.journal is None:
+            return 0
+        snap, events = self.journal.recover()
+        if snap:
+            self._restore_snapshot(snap)
+        n = 0
+        for ev in events:
+            self._apply(ev)
+            n += 1
+        self._follow_turn()
+        return n
+
+    def snapshot(self):
+        """Plain data from which the journal's compaction restarts the board."""
+        return {
+            "phase": self.phase,
+            "settings": self.settings,
+            "match": self.match.to_dict() if self.match else None,
+        }
+
+    def _restore_snapshot(self, snap):
+        self.phase = snap["phase"]
+        self.settings = snap["settings"]
+        self.match = Match.from_dict(snap["match"]) if snap["match"] else None
+
+    # --- committing ---------------------------------------------------------------------------------
+
+    def _commit(self, ev):
+        self._apply(ev)
+        if self.journal is not None:
+            if self.journal.needs_compact:
+                self.journal.compact(self.snapshot())
+            seq = self.journal.append(ev)
+        else:
+            seq = 0
+        msg = dict(ev)
+        msg["seq"] = seq
+        self.emit(msg)
+
+    def _apply(self, ev):
+        kind = ev["ev"]
+        m = self.match
+        if kind == "match":
+            self.settings = {"length": ev["length"], "rules": ev["rules"]}
+            self.match = Match(ev["length"], Rules.from_dict(ev["rules"]))
+            self.phase = SETUP
+            return
+        if m is None:
+            raise ValueError("event %r before any match" % kind)
+        game = m.game
+        if kind == "game":
+            if game.is_over():
+                game = m.next_game()
+            ev["number"] = m.games + 1
+            ev["score"] = m.score
+            ev["crawford"] = game.crawford
+            self.phase = OPENING
+        elif kind == "opening":
+            game.roll(ev["dice"])
+            if game.turn is not None:
+                self.phase = PLAYING
+        elif kind == "play":
+            turn = game.turn
+            while turn.moves:  # live, the tracker moved them already: make them again here
+                turn.undo()
+            if not _replay(game, ev["moves"]):
+                raise ValueError("journaled play %r does not replay" % (ev["moves"],))
+            if not game.is_over():
+                game.accept_play()
+        elif kind == "roll":
+            game.roll(ev["dice"], ev["player"])
+        elif kind in ("double", "take", "drop", "beaver", "raccoon"):
+            getattr(game, kind)(ev["player"])
+            if kind != "take" and kind != "drop":  # the value now at stake, for the host
+                ev["cube"] = game.cube.value * (2 if kind == "double" else 1)
+        elif kind == "resign":
+            game.resign(ev["level"], ev["player"])
+        elif kind == "accept":
+            game.accept_resignation(ev["player"])
+        elif kind == "reject":
+            game.reject_resignation(ev["player"])
+        elif kind == "result":
+            self.phase = OVER
+        elif kind == "match_over":
+            self.phase = IDLE
+        else:
+            raise ValueError("unknown event %r" % kind)
+        if self.tracker is not None and self.tracker.turn is not game.turn:
+            self.tracker = None
+
+    # --- what the players do ------------------------------------------------------------------------
+
+    def new_match(self, length=0, rules=None):
+        """Start a match to `length` points (0: a money session)."""
+        rules = rules if rules is not None else Rules()
+        Match(length, rules)  # refuse bad settings before anything is written
+        self._commit({"ev": "match", "length": length, "rules": rules.to_dict()})
+
+    def roll(self, dice=None):
+        """The player on roll throws (the board's dice when `dice` is None)."""
+        game = self._game("throw")
+        self.settle()
+        if self.phase == SETUP:
+            raise ValueError("set up the starting position first")
+        if self.phase == OPENING:
+            if dice is None:
+                dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+            reason = game.why_not_roll()
+            if reason:
+                raise ValueError(reason)
+            ev = {"ev": "opening", "dice": [dice[0], dice[1]]}
+            if dice[0] == dice[1] and game.tie_doubles():
+                ev["cube"] = game.cube.value * 2
+            self._commit(ev)
+            self._follow_turn()
+            return
+        reason = game.why_not_roll()
+        if reason:
+            raise ValueError(reason)
+        self._accept_play()
+        if dice is None:
+            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+        self._commit({"ev": "roll", "player": game.on_roll, "dice": [dice[0], dice[1]]})
+        self._follow_turn()
+
+    def cube_action(self, kind):
+        """double, take, drop, beaver or raccoon, by the player whose turn it is to act."""
+        game = self._game(kind)
+        self.settle()
+        player = game.on_roll if kind in ("double", "raccoon") else game.decider
+        reason = getattr(game, "why_not_" + kind)(player)
+        if reason:
+            raise ValueError(reason)
+        if kind == "double":
+            self._accept_play()
+        self._commit({"ev": kind, "player": player})
+        if game.is_over():
+            self._result()
+
+    def resign(self, level):
+        game = self._game("resign")
+        self.settle()
+        reason = game.why_not_resign(level)
+        if reason:
+            raise ValueError(reason)
+        player = game.on_roll
+        if player != game.player or game.play_complete():
+            self._accept_play()
+        self._commit({"ev": "resign", "player": player, "level": level})
+
+    def answer_resignation(self, accept):
+        game = self._game("answer")
+        reason = game.why_not_accept_resignation()
+        if reason:
+            raise ValueError(reason)
+        self._commit({"ev": "accept" if accept else "reject", "player": game.decider})
+        if game.is_over():
+            self._result()
+
+    def undo(self):
+        """Take back the last checker moved (the board then shows it must go back)."""
+        game = self._game("undo")
+        reason = game.why_not_undo()
+        if reason:
+            raise ValueError(reason)
+        steps = game.turn.undo()
+        if self.tracker is not None:
+            # Not to be read again from the board until the checker is back.
+            self.tracker.hold = (steps[0].src, steps[-1].dst)
+        self._update()
+
+    def _game(self, what):
+        if self.match is None or self.phase == IDLE:
+            raise ValueError("no match in progress: start one (new match or money session)")
+        if self.phase == OVER and what != "answer":
+            raise ValueError("the game is over: set up the checkers for the next game")
+        return self.match.game
+
+    def settle(self):
+        """Before anyone acts on the play: a checker still off its point that can only have
+        been borne off was."""
+        if self.tracker is not None and self.sensed is not None:
+            self.tracker.finish(self.sensed)
+            self._update()
+
+    def _accept_play(self):
+        # The opponent acts: the mover's play as it stands is committed.
+        m = self.match
+        if m is None:
+            return
+        game = m.game
+        turn = game.turn
+        if turn is None or not turn.can_end():
+            return
+        if self.tracker is not None and self.sensed is not None:
+            if self.tracker.update(self.sensed).state != STEADY:
+                raise ValueError("the checkers do not show the play: put them right first")
+        moves = [[s.src, s.dst, 1 if s.hit else 0] for s in turn.steps]
+        self._commit({"ev": "play", "player": game.player, "dice": list(turn.dice),
+                      "moves": moves})
+        self.pass_at = None
+        if game.is_over():
+            self._result()
+
+    def _result(self):
+        m = self.match
+        r = m.game.result if m is not None else None
+        if m is None or r is None:
+            return
+        self._commit({"ev": "result", "winner": r.winner, "points": r.points,
+                      "level": r.level, "how": _how(r.how), "score": m.score})
+        if m.is_over():
+            self._commit({"ev": "match_over", "winner": m.winner, "score": m.score})
+
+    def _follow_turn(self):
+        # A new roll: track it on the board.
+        game = self.match.game if self.match else None
+        self.tracker = None
+        if game is None or game.turn is None or game.is_over():
+            return
+        self.tracker = Tracker(game.turn, game.player)
+        if not game.turn.required:
+            self.pass_at = self.clock.ticks_ms()
+        self._update()
+
+    # --- inputs -----------------------------------------------------------------------------------
+
+    def on_sensed(self, sensed):
+        """The sensed board (board.tracker.Sensed) after a stable change."""
+        self.sensed = sensed
+        self._update()
+
+    def on_buttons(self, mask):
+        try:
+            if mask & ROLL:
+                self.roll()
+            if mask & DOUBLE:
+                self.cube_action("double")
+            if mask & TAKE:
+                self.cube_action("beaver" if mask & DOUBLE else "take")
+            if mask & DROP:
+                self.cube_action("drop")
+            if mask & UNDO:
+                self.verify()
+            if mask & MENU and self.phase == IDLE:
+                self.new_match(self.settings["length"], Rules.from_dict(self.settings["rules"]))
+        except ValueError as e:
+            self.refuse(str(e))
+
+    def refuse(self, reason):
+        """Show that an action was refused (and tell the host why)."""
+        self.last_refusal = reason
+        self.refused_until = self.clock.ticks_ms()
+        self.emit({"live": "refused", "reason": reason})
+        self.draw()
+
+    def tick(self):
+        """Time passes: a no-play roll passes, a refusal's sign ends."""
+        now = self.clock.ticks_ms()
+        if self.pass_at is not None and self.clock.ticks_diff(now, self.pass_at) >= PASS_MS:
+            self.pass_at = None
+            if self.match is not None and self.phase == PLAYING:
+                self._accept_play()
+                self.draw()
+        if self.last_off_at is not None:
+            if self.clock.ticks_diff(now, self.last_off_at) >= LAST_OFF_MS:
+                # Nothing tells a tray from a hand; after a while, off it is: game over.
+                self.last_off_at = None
+                tracker = self.tracker
+                if tracker is not None and self.reading.state == LIFTED:
+                    tracker.turn.move(self.reading.origin, 0)
+                    self._update()
+        if self.refused_until is not None:
+            if self.clock.ticks_diff(now, self.refused_until) >= REFUSED_MS:
+                self.refused_until = None
+                self.draw()
+
+    # --- the board's eyes -------------------------------------------------------------------------
+
+    def expected(self):
+        """(mover side, Position) the checkers should show when nobody touches them, or
+        None when anything goes (game over, no match)."""
+        m = self.match
+        if m is None or self.phase in (IDLE, OVER):
+            return None
+        if self.phase in (SETUP, OPENING):
+            return 0, Position.initial()
+        game = m.game
+        return game.on_roll, game.position
+
+    def _update(self):
+        r = self.reading
+        r.clear()
+        if self.sensed is None:
+            self.draw()
+            return
+        if self.phase == SETUP or self.phase == OVER:
+            if self._differences(0, Position.initial(), r):
+                self._commit({"ev": "game"})
+        elif self.tracker is not None:
+            before = len(self.tracker.turn.moves)
+            r = self.reading = self.tracker.update(self.sensed)
+            if len(self.tracker.turn.moves) != before or r.state != STEADY:
+                self.emit({"live": "board", "state": r.state, "moves": [
+                    [s.src, s.dst] for s in self.tracker.turn.steps]})
+            turn = self.tracker.turn
+            if r.state == STEADY and turn.position.mover[OFF] == 15:
+                self._accept_play()  # the last checker is off: the game is won
+            elif r.state == LIFTED and 0 in r.targets and turn.position.mover[OFF] == 14:
+                if self.last_off_at is None:
+                    self.last_off_at = self.clock.ticks_ms()
+            else:
+                self.last_off_at = None
+        else:
+            expected = self.expected()
+            if expected is not None:
+                self._differences(expected[0], expected[1], r)
+        self.draw()
+
+    def _differences(self, side, position, r):
+        # Fill r with the places that differ from position (side on roll); True if none.
+        mine = deviations(self.sensed, side, position.mover)
+        theirs = deviations(self.sensed, 1 - side, position.opponent)
+        r.missing = [(side, p) for p, d in mine if d < 0] + [(1 - side, p) for p, d in theirs
+                                                              if d < 0]
+        r.extra = [(side, p) for p, d in mine if d > 0] + [(1 - side, p) for p, d in theirs
+                                                           if d > 0]
+        return not r.missing and not r.extra
+
+    def verify(self):
+        """Every difference between the sensed board and the expected position."""
+        expected = self.expected()
+        r = Reading()
+        if expected is not None and self.sensed is not None:
+            side, position = expected
+            if self.tracker is not None:
+                position = self.tracker.turn.position
+            self._differences(side, position, r)
+            if self.renderer is not None:
+                self.renderer.clear()
+                self.renderer.differences(r.missing, r.extra)
+                self.renderer.show()
+        return r.missing, r.extra
+
+    def draw(self):
+        """Light the LEDs for the state as it stands."""
+        out = self.renderer
+        if out is None:
+            return
+        out.clear()
+        game = self.match.game if self.match else None
+        if self.refused_until is not None:
+            out.dice((6, 6), REFUSED)
+        elif game is not None and game.dice:
+            out.dice(game.dice)
+        r = self.reading
+        if self.tracker is not None:
+            out.reading(self.tracker.mover, r)
+        else:
+            out.differences(r.missing, r.extra)
+        out.show()
+
+    # --- the host's view -----------------------------------------------------------------------
+
+    def state(self):
+        m = self.match
+        out = {"phase": self.phase, "settings": self.settings}
+        if m is None:
+            return out
+        game = m.game
+        out["match"] = {"length": m.length, "score": m.score, "games": m.games,
+                        "crawford": game.crawford}
+        out["game"] = {
+            "player": game.on_roll,
+            "dice": list(game.dice),
+            "cube": game.cube.value,
+            "cube_owner": game.cube.owner,
+            "position_id": _white_view(game.position, game.on_roll).to_id(),
+            "match_id": m.match_id(),
+            "allowed": game.allowed(),
+        }
+        if self.tracker is not None:
+            out["game"]["moves"] = [[s.src, s.dst, 1 if s.hit else 0]
+                                    for s in self.tracker.turn.steps]
+        return out
+
+
+def _replay(game, moves, i=0):
+    # Make the journaled steps again, one die each. A bear-off may have used either of two
+    # dice (6-5 with a checker on the 5): find the assignment under which every step plays.
+    turn = game.turn
+    if i == len(moves):
+        game.check_end()
+        return True
+    src, dst, _hit = moves[i]
+    for die in sorted(set(w[0].die for w in turn.paths(src, dst) if len(w) == 1)):
+        turn.move(src, dst, None, die)
+        if _replay(game, moves, i + 1):
+            return True
+        turn.undo()
+    return False
+
+
+def _white_view(position, mover):
+    return position if mover == 0 else position.swapped()
+
+
+def _how(how):
+    return "played" if how == "over" else how

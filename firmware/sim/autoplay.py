@@ -1,0 +1,181 @@
+# Two simulated players at a virtual board: they set up, throw, play random legal plays by
+# hand (clumsily at times), double, take and drop at random. Every play the board commits is
+# checked against what the hands did. Power cuts may be thrown in: the board restarts from
+# its journal and the players put the checkers back where it asks.
+
+import json
+
+from bgcore import Position
+from board.controller import DOUBLE, DROP, IDLE, OPENING, OVER, PASS_MS, PLAYING, ROLL, SETUP
+from board.controller import TAKE
+from board.tracker import STEADY
+from sim.hands import choose_play, scratch
+from sim.rng import Rng
+
+
+class Autoplay:
+    """Plays on `vb` (sim.virtual.VirtualBoard). Percentages: double_pct of the turns where a
+    double is allowed, take_pct of doubles taken. `journal_factory`, if given, reopens the
+    journal after a power cut; cut_pct is the chance of a cut per play."""
+
+    def __init__(self, vb, seed=1, double_pct=8, take_pct=70, cut_pct=0, journal_factory=None):
+        self.vb = vb
+        self.rng = Rng(seed * 31 + 5)
+        self.double_pct = double_pct
+        self.take_pct = take_pct
+        self.cut_pct = cut_pct
+        self.journal_factory = journal_factory
+        self.intended = None  # (player, Position after the play the hands made)
+        self.committed = None  # the board's snapshot after its last committed event
+        self.plays = 0  # plays committed and checked
+        self.mismatches = []  # plays the board committed differently from the hands
+        self.stuck = 0  # times the board did not agree with the hands after a play
+        self.cuts = 0
+        self.resumed_wrong = 0
+        self.games = 0
+        vb.emit = self.on_message
+        vb.board.emit = self.on_message
+
+    # --- watching what the board commits ---------------------------------------------------------
+
+    def on_message(self, msg):
+        ev = msg.get("ev")
+        if ev is None:
+            return
+        if ev == "play" and self.intended is not None:
+            player, want = self.intended
+            self.intended = None
+            if msg["player"] == player:
+                self.plays += 1
+                got = self._played(msg)
+                if got != want:
+                    self.mismatches.append((msg["moves"], want.to_id(), got.to_id()))
+        if ev == "result":
+            self.games += 1
+        self.committed = json.dumps(self.vb.board.snapshot())
+
+    def _played(self, msg):
+        # The position the board's play leads to: its game has applied it already.
+        game = self.vb.board.match.game
+        if game.is_over():
+            return game.turn.position  # type: ignore[union-attr]
+        return game.position.swapped()
+
+    # --- playing ---------------------------------------------------------------------------------
+
+    def chance(self, pct):
+        return self.rng.randint(1, 100) <= pct
+
+    def play_match(self, length, rules=None, max_steps=100000):
+        """Play a whole match (length 0: one money game... see play_games)."""
+        self.vb.board.new_match(length, rules)
+        steps = 0
+        while self.vb.board.phase != IDLE and steps < max_steps:
+            self.step()
+            steps += 1
+        return self.vb.board.phase == IDLE
+
+    def play_games(self, games, rules=None, max_steps=100000):
+        """A money session of `games` games."""
+        self.vb.board.new_match(0, rules)
+        steps = 0
+        while self.games < games and steps < max_steps:
+            self.step()
+            steps += 1
+        return self.games >= games
+
+    def step(self):
+        """One thing a player does, as the board's state asks."""
+        board = self.vb.board
+        if board.phase in (SETUP, OVER):
+            self.set_up()
+            return
+        if board.phase == OPENING:
+            self.press(ROLL)
+            return
+        if board.phase != PLAYING:
+            return
+        game = board.match.game
+        if game.cube.offered_by is not None:
+            self.press(TAKE if self.chance(self.take_pct) else DROP)
+            return
+        if game.resignation is not None:
+            board.answer_resignation(True)
+            return
+        turn = game.turn
+        if turn is not None and not turn.can_end():
+            self.play_roll(game)
+            return
+        if turn is not None and not turn.required:
+            self.vb.wait(PASS_MS + 100)  # a roll with no play passes by itself
+            return
+        if game.can_double() and self.chance(self.double_pct):
+            self.press(DOUBLE)
+            return
+        self.press(ROLL)
+
+    def press(self, buttons):
+        self.vb.board.on_buttons(buttons)
+        self.vb.wait(self.rng.randint(200, 600))
+
+    def set_up(self):
+        # The players sweep the checkers into the starting position.
+        p = Position.initial()
+        self.vb.table.set_position(p.mover, p.opponent)
+        self.vb.wait(400)
+
+    def play_roll(self, game):
+        turn = game.turn
+        side = game.player
+        moves = choose_play(turn, self.rng)
+        plan = scratch(turn)
+        for m in moves:
+            plan.move(m[0].src, m[-1].dst, [s.dst for s in m[:-1] if s.hit])
+        after = plan.position
+        self.intended = (side, after)
+        actions = self.vb.hands.play(side, scratch(turn), moves)
+        if self.cut_pct and self.chance(self.cut_pct):
+            n = self.rng.randint(0, 6)
+            for ms in actions:
+                self.vb.wait(ms)
+                n -= 1
+                if n < 0:
+                    break
+            self.power_cut()
+            return
+        self.vb.act(actions)
+        self.vb.wait(200)
+        board = self.vb.board
+        board.settle()  # what the opponent's next action does first
+        if board.tracker is None:
+            return  # the play ended the game
+        if board.reading.state != STEADY or not turn.can_end() or turn.position != after:
+            self.stuck += 1
+            self.last_stuck = (turn.start.to_id(), turn.dice, [(m[0].src, m[-1].dst) for m in moves],
+                               board.reading.state, [(m[0].src, m[-1].dst) for m in turn.moves])
+            self.restore()
+
+    def restore(self):
+        """Put the checkers where the board expects them (a person following the LEDs)."""
+        board = self.vb.board
+        expected = board.expected()
+        if expected is None:
+            return
+        side, position = expected
+        if board.tracker is not None:
+            position = board.tracker.turn.position
+        white, black = ((position.mover, position.opponent) if side == 0
+                        else (position.opponent, position.mover))
+        self.vb.table.set_position(white, black)
+        self.vb.wait(400)
+
+    def power_cut(self):
+        """The power goes and comes back: the board restarts from its journal."""
+        self.cuts += 1
+        self.intended = None
+        journal = self.journal_factory() if self.journal_factory else None
+        self.vb.power_up(journal)
+        self.vb.board.emit = self.on_message
+        if self.committed is not None and json.dumps(self.vb.board.snapshot()) != self.committed:
+            self.resumed_wrong += 1
+        self.restore()

@@ -1,0 +1,126 @@
+# Simulated hands: a person moving checkers on the board, clumsily at times.
+#
+# Each action is a generator that changes the Table and yields how many milliseconds pass
+# before its next change; the simulator scans the sensors meanwhile. A person rests a checker
+# long enough for the board to see it (over 150 ms), slides some across other points on the
+# way, hesitates, knocks a checker off and puts it back, drops one on a wrong point and
+# corrects it, sends hit checkers to the bar and bears off into the tray.
+
+from bgcore import Turn
+
+WHITE = 0
+BLACK = 1
+
+
+class Hands:
+    """Physical actions on `table` (sim.table.Table), timed by `rng` (randint(a, b)).
+    `clumsy` 0..100: the percentage chance of each kind of slip per move."""
+
+    def __init__(self, table, rng, clumsy=20):
+        self.table = table
+        self.rng = rng
+        self.clumsy = clumsy
+
+    def _chance(self):
+        return self.rng.randint(1, 100) <= self.clumsy
+
+    def pause(self, lo=250, hi=700):
+        return self.rng.randint(lo, hi)
+
+    # --- single actions --------------------------------------------------------------------
+
+    def carry(self, side, src, dst, over=()):
+        """Lift a checker from src and put it on dst, perhaps sliding it over `over`."""
+        t = self.table
+        t.lift(side, src)
+        yield self.pause(60, 300)
+        if over and self._chance():
+            for p in over:  # slid across: each point sees it for a moment only
+                t.slide_over(side, p)
+                yield self.rng.randint(20, 70)
+            t.slide_done()
+        elif self._chance():
+            yield self.pause(600, 1800)  # hesitation, the checker in the air
+        t.put(side, dst)
+        yield self.pause()
+
+    def knock(self, side, point):
+        """Knock a checker off its point and put it back."""
+        self.table.lift(side, point)
+        yield self.pause(400, 1200)
+        self.table.put(side, point)
+        yield self.pause()
+
+    def play(self, side, turn, moves):
+        """Make `moves` (tuples of Steps, as bgcore.Turn records them) physically, continuing
+        `turn` (a scratch bgcore.Turn in the state the board shows; it is played along).
+        Hit checkers go to the bar; slips happen at random, but a wrong placement is always
+        on a point the rules refuse, so it cannot pass for a move."""
+        for move in moves:
+            src = move[0].src
+            dst = move[-1].dst
+            if self._chance():
+                victim = self._pick([p for p in range(1, 25)
+                                     if p != src and turn.position.mover[p]])
+                if victim:
+                    for w in self.knock(side, victim):
+                        yield w
+            if self._chance():
+                wrong = self._pick(self._wrong_points(turn, src, dst))
+                if wrong:
+                    for w in self.carry(side, src, wrong):
+                        yield w
+                    src = wrong  # and now correct it
+            if len(move) > 1 and self._chance():
+                for s in move:  # a chain, one die at a time
+                    for w in self.carry(side, src, s.dst):
+                        yield w
+                    src = s.dst
+                    if s.hit:
+                        for w in self.carry(1 - side, 25 - s.dst, 25):
+                            yield w
+            else:
+                over = [p for p in range(src - 1, max(dst, 1) - 1, -1)][:4]
+                for w in self.carry(side, src, dst, over):
+                    yield w
+                for s in move:
+                    if s.hit:  # the hit checker goes to its bar
+                        for w in self.carry(1 - side, 25 - s.dst, 25):
+                            yield w
+            turn.move(move[0].src, dst, [s.dst for s in move[:-1] if s.hit])
+
+    def _pick(self, items):
+        return items[self.rng.randint(0, len(items) - 1)] if items else 0
+
+    def _wrong_points(self, turn, src, dst):
+        # Points the rules refuse for this checker, empty or the mover's own, and not the
+        # origin of an earlier move (putting it there would read as a takeback).
+        position = turn.position
+        legal = turn.destinations(src)
+        earlier = [m[0].src for m in turn.moves]
+        return [p for p in range(1, 25)
+                if p != src and p != dst and p not in legal and p not in earlier
+                and not position.opponent[25 - p]]
+
+
+def scratch(turn):
+    """A copy of `turn` (bgcore.Turn) with the same moves made, to plan on."""
+    copy = Turn(turn.start, turn.dice)
+    for m in turn.moves:
+        copy.move(m[0].src, m[-1].dst, [s.dst for s in m[:-1] if s.hit])
+    return copy
+
+
+def choose_play(turn, rng):
+    """Random legal moves that complete `turn` (left as it was): [tuples of Steps]."""
+    turn = scratch(turn)
+    done = len(turn.moves)
+    while not turn.can_end():
+        srcs = [p for p in range(25, 0, -1) if turn.destinations(p)]
+        src = srcs[rng.randint(0, len(srcs) - 1)]
+        dests = turn.destinations(src)
+        dst = dests[rng.randint(0, len(dests) - 1)]
+        ways = turn.paths(src, dst)
+        way = ways[rng.randint(0, len(ways) - 1)]
+        turn.move(src, dst, [s.dst for s in way[:-1] if s.hit])
+    return turn.moves[done:]

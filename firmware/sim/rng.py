@@ -1,0 +1,21 @@
+# A small seeded random source (xorshift32): the same numbers on CPython and MicroPython, so
+# a simulated match replays identically under either (board.hw.Random).
+
+_M32 = 0xFFFFFFFF
+
+
+class Rng:
+    def __init__(self, seed=1):
+        self._x = (seed * 2654435761 + 12345) & _M32 or 1
+
+    def next32(self):
+        x = self._x
+        x ^= (x << 13) & _M32
+        x ^= x >> 17
+        x ^= (x << 5) & _M32
+        self._x = x
+        return x
+
+    def randint(self, a, b):
+        """An int in a..b inclusive."""
+        return a + self.next32() % (b - a + 1)

@@ -1,0 +1,64 @@
+# A whole board in simulation: the sensor model under a table of checkers that simulated
+# hands move, the real sensing pipeline and game controller on top, a simulated clock.
+# The virtual board (bgboard sim) and the long tests run this, on MicroPython as on CPython.
+
+from array import array
+
+from board.controller import Board
+from board.sensing import Sensing, calibrate, frames
+from board.tracker import Sensed
+from sim.hands import Hands
+from sim.rng import Rng
+from sim.sensor_model import SensorModel, SimClock
+from sim.table import Table
+
+SCAN_MS = 20
+
+
+class VirtualBoard:
+    """Hardware and logic wired together. `journal` (board.journal.Journal) and `renderer`
+    (board.leds.Renderer) are optional; `emit` receives the board's messages."""
+
+    def __init__(self, seed=1, clumsy=20, noise=3.0, journal=None, renderer=None, emit=None,
+                 scan_ms=SCAN_MS):
+        self.clock = SimClock()
+        self.scan_ms = scan_ms
+        self.model = SensorModel(self.clock, seed=seed, noise=noise)
+        self.table = Table(self.model)
+        self.table.clear()
+        self.buf = array("H", bytes(256))
+        # Calibrated once on the empty board, as at the factory; kept on flash.
+        self.offsets, self.faulty = calibrate(frames(self.model, self.buf, 32))
+        self.dice = Rng(seed * 7 + 1)
+        self.hands = Hands(self.table, Rng(seed * 7 + 2), clumsy)
+        self.renderer = renderer
+        self.emit = emit
+        self.power_up(journal)
+
+    def power_up(self, journal=None):
+        """Start the logic afresh (after a power cut): new sensing, new controller, state
+        from the journal. The checkers stay where they are."""
+        self.sensing = Sensing(self.clock, offsets=self.offsets,
+                               disabled=[s for s, _ in self.faulty])
+        self.sensed = Sensed()
+        self.board = Board(self.clock, self.dice, journal, self.renderer, self.emit)
+        return self.board.resume()
+
+    def scan(self):
+        """One scan period: read the sensors, tell the board what changed, let time pass."""
+        self.clock.advance(self.scan_ms)
+        self.model.read_into(self.buf)
+        if self.sensing.scan(self.buf):
+            self.sensed.read(self.sensing.frame)
+            self.board.on_sensed(self.sensed)
+        self.board.tick()
+
+    def wait(self, ms):
+        while ms > 0:
+            self.scan()
+            ms -= self.scan_ms
+
+    def act(self, actions):
+        """Carry out a Hands action (a generator of waits), scanning meanwhile."""
+        for ms in actions:
+            self.wait(ms)
