@@ -3,7 +3,6 @@
 
 from bgcore.errors import RuleError
 from bgcore.game import PLAYING, Game
-from bgcore.matchid import decode, encode
 from bgcore.position import Position
 from bgcore.rules import Rules
 from bgcore.turn import Turn
@@ -107,6 +106,8 @@ class Match:
         return self.game.id_fields(self.length, self.score)
 
     def match_id(self):
+        from bgcore.matchid import encode  # loaded only when asked: it costs RAM
+
         return encode(self.id_fields())
 
     @classmethod
@@ -114,6 +115,8 @@ class Match:
         """A match resumed from a gnubg Match ID and the Position ID's Position (seen from the
         player on roll; default the starting position). Only a game not yet over can be
         resumed; rolls before are unknown, so the Holland rule counts as satisfied."""
+        from bgcore.matchid import decode
+
         f = decode(match_id)
         if f["game_state"] not in ("none", "playing"):
             raise RuleError("only a game in play can be resumed from a Match ID, this one is %s"

@@ -84,15 +84,21 @@ class Reading:
         self.extra = []
 
 
-def deviations(sensed, side, expected):
-    """[(point, sensed - expected)] where they disagree, saturated points tolerated."""
+def deviations(sensed, side, expected, seen=None):
+    """[(point, sensed - expected)] where they disagree. A saturated point may hold more than
+    it shows, so it only deviates by showing more than expected, or (given `seen`, what it
+    showed when the board last agreed) by showing fewer than then: checkers left it."""
     out = []
     count = sensed.count[side]
     sat = sensed.saturated[side]
     for p in range(1, 26):
         have = count[p]
         want = expected[p]
-        if have == want or (sat[p] and have <= want):
+        if have == want:
+            continue
+        if sat[p] and have <= want:
+            if seen is not None and have < seen[side][p]:
+                out.append((p, have - seen[side][p]))
             continue
         out.append((p, have - want))
     return out
@@ -124,6 +130,7 @@ class Tracker:
         self.mover = mover_side
         self.reading = Reading()
         self.hold = None  # type: tuple | None  # (src, dst) of a move undone by command
+        self.seen = (bytearray(26), bytearray(26))  # sensed counts when last in agreement
 
     def update(self, sensed):
         """Interpret the sensed board, committing any move or takeback it completes."""
@@ -132,6 +139,11 @@ class Tracker:
         self._interpret(sensed, r)
         if r.state == STEADY:
             self.hold = None  # the board agrees again: the taken-back checker is home
+            for side in (0, 1):
+                seen = self.seen[side]
+                count = sensed.count[side]
+                for p in range(26):
+                    seen[p] = count[p]
         return r
 
     def finish(self, sensed):
@@ -148,8 +160,8 @@ class Tracker:
 
     def _interpret(self, sensed, r):
         position = self.turn.position
-        mine = deviations(sensed, self.mover, position.mover)
-        theirs = deviations(sensed, 1 - self.mover, position.opponent)
+        mine = deviations(sensed, self.mover, position.mover, self.seen)
+        theirs = deviations(sensed, 1 - self.mover, position.opponent, self.seen)
         lost = _spread(mine, -1)
         gained = _spread(mine, 1)
         if not lost and not gained:
@@ -243,8 +255,8 @@ class Tracker:
             return False
         last = turn.undo()
         position = turn.position
-        mine = deviations(sensed, self.mover, position.mover)
-        theirs = deviations(sensed, 1 - self.mover, position.opponent)
+        mine = deviations(sensed, self.mover, position.mover, self.seen)
+        theirs = deviations(sensed, 1 - self.mover, position.opponent, self.seen)
         for way in turn.paths(last[0].src, last[-1].dst):
             if (len(mine) == 2 and _hit_points(way) != _hit_points(last)
                     and _shows_hits(theirs, _hit_points(way))):

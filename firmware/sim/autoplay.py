@@ -52,7 +52,8 @@ class Autoplay:
                     self.mismatches.append((msg["moves"], want.to_id(), got.to_id()))
         if ev == "result":
             self.games += 1
-        self.committed = json.dumps(self.vb.board.snapshot())
+        if self.cut_pct:  # what a restart must come back to
+            self.committed = json.dumps(self.vb.board.snapshot())
 
     def _played(self, msg):
         # The position the board's play leads to: its game has applied it already.

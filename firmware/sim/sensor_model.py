@@ -24,7 +24,7 @@ _STEPS = (860, 177, 61) + (10,) * 12
 
 
 def _filled(code, n, value=0):
-    a = array(code, bytes(n * (2 if code in "hH" else 4)))
+    a = array(code, bytes(n * (1 if code in "bB" else 2 if code in "hH" else 4)))
     if value:
         for i in range(n):
             a[i] = value
@@ -98,7 +98,23 @@ class SensorModel:
             for h in range(1, 16):
                 row[h] = int(kern[min(h, len(kern)) - 1] * 16)
             self._kernels.append(row)
-        self._table = table
+        # The table flattened into arrays (128 lists of pairs take ten times the RAM):
+        # slot s's neighbours are _nb_other/_nb_kernel[_nb_first[s]:_nb_first[s + 1]].
+        first = _filled("H", SLOTS + 1)
+        n = 0
+        for s in range(SLOTS):
+            first[s] = n
+            n += len(table[s]) // 2
+        first[SLOTS] = n
+        self._nb_first = first
+        self._nb_other = _filled("B", n)
+        self._nb_kernel = _filled("B", n)
+        for s in range(SLOTS):
+            row = table[s]
+            for j in range(0, len(row), 2):
+                i = first[s] + j // 2
+                self._nb_other[i] = row[j]
+                self._nb_kernel[i] = row[j + 1]
         self._base = _filled("h", SLOTS)
         self.drift = _filled("h", SLOTS)
         self._ms = 0  # simulated time since creation
@@ -170,14 +186,15 @@ class SensorModel:
         field = self._field
         h = self.heights
         kernels = self._kernels
-        table = self._table
+        first = self._nb_first
+        other = self._nb_other
+        kernel = self._nb_kernel
         for s in range(SLOTS):
-            row = table[s]
             acc = 0  # neighbours' field, 1/16 count
-            for j in range(0, len(row), 2):
-                ho = h[row[j]]
+            for i in range(first[s], first[s + 1]):
+                ho = h[other[i]]
                 if ho:
-                    k = kernels[row[j + 1]]
+                    k = kernels[kernel[i]]
                     acc += k[ho] if ho > 0 else -k[-ho]
             hs = h[s]
             own = field[hs] if hs >= 0 else -field[-hs]

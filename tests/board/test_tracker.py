@@ -227,3 +227,15 @@ def test_a_knock_read_as_a_bear_off_is_undone_when_the_checker_returns():
     assert r.state == LIFTED and r.origin == 3 and turn.moves == []
     t.tracker.finish(t.sensed)  # the 3 went to the tray
     assert moves(turn) == [(3, 0)] and turn.remaining == (1,)
+
+
+def test_a_checker_leaving_a_tall_stack_is_seen_by_the_drop():
+    # 13 checkers read 3,3,3,2,2 ("3 or more" thrice); 12 read 3,3,2,2,2: that 12 could be
+    # 13 with a taller stack, but it is one fewer than the board showed before.
+    t = Table(board({1: 13}, {13: 2}))
+    t.sensed.count[WHITE][1] = 13
+    t.sensed.saturated[WHITE][1] = 1
+    turn = t.play((6, 4)).turn
+    assert t.tracker.update(t.sensed).state == STEADY
+    r = t.lift(1)
+    assert r.state == LIFTED and r.origin == 1 and 0 in r.targets
