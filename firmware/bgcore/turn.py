@@ -64,7 +64,7 @@ class Turn:
             return []
         routes = []
         self._explore(src, None, dst, routes)
-        routes.sort(key=len)
+        routes.sort(key=_route_order)  # a full key: MicroPython's sort is not stable
         return routes
 
     def _explore(self, src, seen, target, routes, path=()):
@@ -223,6 +223,11 @@ class Turn:
             if found:
                 return True
         return False
+
+
+def _route_order(route):
+    # Fewest dice first; then the higher die first.
+    return (len(route), tuple(-s.die for s in route))
 
 
 def _is_point(p, lo, hi):

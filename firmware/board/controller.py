@@ -9,7 +9,6 @@
 
 from bgcore import Match, Position, Rules, Turn
 from bgcore.position import OFF
-from board.leds import REFUSED
 from board.tracker import LIFTED, STEADY, Reading, Tracker, deviations
 
 SETUP = "setup"      # waiting for the starting position to stand
@@ -69,12 +68,15 @@ class Board:
         return n
 
     def snapshot(self):
-        """Plain data from which the journal's compaction restarts the board."""
-        return {
-            "phase": self.phase,
-            "settings": self.settings,
-            "match": self.match.to_dict() if self.match else None,
-        }
+        """Plain data from which the journal's compaction restarts the board: the state
+        after the last committed event (checkers moved in a play not yet accepted are not
+        committed, so they are left out)."""
+        match = None
+        if self.match is not None:
+            match = self.match.to_dict()
+            if not self.match.game.is_over():
+                match["game"]["moves"] = []
+        return {"phase": self.phase, "settings": self.settings, "match": match}
 
     def _restore_snapshot(self, snap):
         self.phase = snap["phase"]
@@ -85,12 +87,11 @@ class Board:
 
     def _commit(self, ev):
         self._apply(ev)
+        seq = 0
         if self.journal is not None:
-            if self.journal.needs_compact:
-                self.journal.compact(self.snapshot())
             seq = self.journal.append(ev)
-        else:
-            seq = 0
+            if self.journal.needs_compact:  # the snapshot includes ev: after its append
+                self.journal.compact(self.snapshot())
         msg = dict(ev)
         msg["seq"] = seq
         self.emit(msg)
@@ -408,7 +409,7 @@ class Board:
         out.clear()
         game = self.match.game if self.match else None
         if self.refused_until is not None:
-            out.dice((6, 6), REFUSED)
+            out.refused()
         elif game is not None and game.dice:
             out.dice(game.dice)
         r = self.reading

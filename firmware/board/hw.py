@@ -69,7 +69,8 @@ class Storage:
 
 
 class SerialLink:
-    """The USB serial line (newline-delimited JSON above it)."""
+    """The USB serial line (newline-delimited JSON above it). A stream (io.IOBase on
+    MicroPython): json.dump writes messages to it in pieces."""
 
     def readline(self):
         """One complete line (bytes, without the newline) if one has arrived, else None;
@@ -77,18 +78,16 @@ class SerialLink:
         raise NotImplementedError
 
     def write(self, data):
+        """Send data: str or bytes, a piece of a message at a time; returns its length."""
         raise NotImplementedError
 
 
 class Leds:
     """The WS2812 chain."""
 
-    def set(self, index, rgb):
-        """Colour of LED index (chain order) for the next show(): an (r, g, b) of 0..255."""
-        raise NotImplementedError
-
-    def show(self):
-        """Send the frame to the chain."""
+    def show(self, rgb):
+        """Send a frame: rgb is a bytearray of 3 bytes (red, green, blue) per LED in chain
+        order, reused from frame to frame (copy what you keep)."""
         raise NotImplementedError
 
 

@@ -38,12 +38,13 @@ class Resync(Exception):
         self.last = last
 
 
-def _record(tag, data):
+def _record(tag, data, check=True):
     text = json.dumps(data)
-    try:
-        json.loads(text)  # MicroPython writes what it cannot encode as "<object>" or nan
-    except ValueError:
-        raise TypeError("not plain JSON data")
+    if check:  # a caller's event; the header's snapshot is our own plain data
+        try:
+            json.loads(text)  # MicroPython writes what it cannot encode as "<object>" or nan
+        except ValueError:
+            raise TypeError("not plain JSON data")
     body = ("%s %s" % (tag, text)).encode()
     return ("%08x " % binascii.crc32(body)).encode() + body + b"\n"
 
@@ -220,7 +221,7 @@ class Journal:
             self._open()
         last = self.last_seq
         hdr = {"id": self.id, "base": last, "first": last + 1, "snap": snapshot}
-        room = self.max_bytes // 2 - len(_record("h", hdr))
+        room = self.max_bytes // 2 - len(_record("h", hdr, False))
         if room < 0:
             raise ValueError("snapshot too large")
         # The sizes of the last keep event lines, oldest first: keep those that fit.
@@ -331,7 +332,7 @@ class Journal:
         tmp = self.name + _NEW
         expect = hdr["first"]
         if line is None:
-            line = _record("h", hdr)
+            line = _record("h", hdr, False)
         size = len(line)
         out = st.open(tmp, "wb")
         try:

@@ -46,7 +46,8 @@ class Renderer:
         self.map = ledmap
         self.brightness = brightness
         self.cap_ma = cap_ma
-        self.frame = bytearray(3 * ledmap.count)
+        self.frame = bytearray(3 * ledmap.count)  # what is drawn
+        self._out = bytearray(3 * ledmap.count)  # what is sent: scaled, reused
         self.scale = 0  # the last frame's overall scale, 0..256 (256: brightness alone)
 
     def clear(self):
@@ -79,6 +80,10 @@ class Renderer:
             lit = m.faces[value - 1] if value else ()
             for pip in range(len(m.dice[d])):
                 self.set(m.dice[d][pip], rgb if pip in lit else (0, 0, 0))
+
+    def refused(self):
+        """The sign of a refused action: both dice red."""
+        self.dice((6, 6), REFUSED)
 
     def reading(self, side, r):
         """The tracker's reading for the mover `side`: what to do next, where."""
@@ -119,9 +124,8 @@ class Renderer:
             scale = max(0, budget) * 256 // lit
         self.scale = scale
         k = self.brightness * scale // 256
-        leds = self.leds
-        for i in range(n):
-            j = 3 * i
-            leds.set(i, (f[j] * k // 255, f[j + 1] * k // 255, f[j + 2] * k // 255))
-        leds.show()
+        out = self._out
+        for i in range(3 * n):
+            out[i] = f[i] * k // 255
+        self.leds.show(out)
         return n * m.ma_idle + lit * scale // 256

@@ -42,7 +42,12 @@ COMMANDS = {
 
 
 class CommandError(ValueError):
-    """A command the board refuses; the text goes back to the host."""
+    """A command the board refuses; the text goes back to the host, with `fields` (a dict)
+    added to the error reply when given."""
+
+    def __init__(self, message, fields=None):
+        super().__init__(message)
+        self.fields = fields
 
 
 def _check(kind, value):
@@ -117,16 +122,23 @@ class Protocol:
     and writes its reply; pushes events. The handler returns a dict of reply data, or
     raises ValueError (refused: nothing changed)."""
 
-    def __init__(self, link, handler, firmware):
+    def __init__(self, link, handler, firmware, info=None):
+        """info: called for more fields of the hello (the journal's id and last seq)."""
         self.link = link
         self.handler = handler
         self.firmware = firmware
+        self.info = info
 
     def hello(self):
-        return {"hello": "bgboard", "protocol": PROTOCOL, "firmware": self.firmware}
+        msg = {"hello": "bgboard", "protocol": PROTOCOL, "firmware": self.firmware}
+        if self.info is not None:
+            msg.update(self.info())
+        return msg
 
     def send(self, msg):
-        self.link.write(json.dumps(msg).encode() + b"\n")
+        # Streamed in pieces: a dump's text is never held whole.
+        json.dump(msg, self.link)
+        self.link.write("\n")
 
     def poll(self):
         """Answer every complete line that has arrived; returns how many."""
@@ -150,6 +162,9 @@ class Protocol:
             reply["ok"] = True
         except ValueError as e:  # refused (CommandError, bgcore's errors)
             reply = {"error": str(e)}
+            fields = getattr(e, "fields", None)
+            if fields:
+                reply.update(fields)
         except MemoryError:
             reply = {"error": "out of memory"}
         except Exception as e:  # a bug must not take the board down

@@ -173,6 +173,11 @@ class Tracker:
         elif len(lost) == 1 and not gained and not theirs:
             self._lifted(lost[0], r)
             return
+        elif len(lost) == 1 and not gained and self.turn.paths(lost[0], 0):
+            # Borne off on a chain that hit on its way (8/5*/off): the tray shows nothing,
+            # the bar shows the hit.
+            if self._try_placement(lost[0], 0, theirs, sensed, r):
+                return
         elif len(lost) == 1 and len(gained) == 1:
             if self._try_placement(lost[0], gained[0], theirs, sensed, r):
                 return

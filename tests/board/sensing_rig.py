@@ -75,7 +75,5 @@ def expected(heights):
 
 
 def hardware_file(name):
-    """Path of a file in the repository's hardware/ folder."""
-    parts = __file__.replace("\\", "/").split("/")
-    root = "/".join(parts[:-3]) if len(parts) > 3 else "."
-    return (root or ".") + "/hardware/" + name
+    """Path of a file in the repository's hardware/ folder (tests run from the top)."""
+    return "hardware/" + name

@@ -250,3 +250,31 @@ def test_power_cut_resumes_at_the_last_committed_event():
         assert len(again.match.game.turn.moves) == 1
     finally:
         rmtree(path)
+
+
+def test_resume_after_compaction_applies_each_event_once():
+    path = tmpdir()
+    try:
+        throws = [(3, 1)] + [(6, 5), (4, 2), (5, 3), (6, 1)] * 3
+        journal = Journal(FlashStorage(path), max_bytes=2048, keep=2)
+        board, eyes, events = rig(*throws, journal=journal)
+        board.new_match(5)
+        eyes.start()
+        board.roll()
+        rolls = 0
+        while rolls < 10:  # throws and plays until the journal has compacted
+            if board.match.game.turn.can_end():
+                board.roll()
+                rolls += 1
+                continue
+            turn = board.match.game.turn
+            src = [p for p in range(25, 0, -1) if turn.destinations(p)][0]
+            side = board.match.game.player
+            eyes.carry(side, src, turn.destinations(src)[-1])
+        assert journal.base_seq > 0  # a snapshot was written
+        committed = board.snapshot()
+        again = Board(SimClock(), Dice(), Journal(FlashStorage(path)), None, lambda m: None)
+        again.resume()
+        assert again.snapshot() == committed
+    finally:
+        rmtree(path)

@@ -4,26 +4,17 @@ import json
 from bgcore import Position, Turn
 from board.leds import DICE, MISSING, ORIGIN, TARGET, WRONG, LedMap, Renderer
 from board.tracker import Sensed, Tracker
+from sim.devices import SimLeds
 
 PINMAP = "hardware/pinmap.json"
 
 
-class Strip:
-    def __init__(self, n):
-        self.pixels = [(0, 0, 0)] * n
-        self.shown = 0
-
-    def set(self, i, rgb):
-        self.pixels[i] = rgb
-
-    def show(self):
-        self.shown += 1
 
 
 def rig(brightness=255, cap_ma=100000):
     with open(PINMAP) as f:
         ledmap = LedMap(json.load(f)["leds"])
-    strip = Strip(ledmap.count)
+    strip = SimLeds(ledmap.count)
     return Renderer(strip, ledmap, brightness, cap_ma), strip, ledmap
 
 
@@ -69,8 +60,8 @@ def test_current_stays_under_the_cap():
         r.set(i, (255, 255, 255))  # all white, full: about 9 A uncapped
     ma = r.show()
     assert ma <= 300 and r.scale < 256
-    assert strip.shown == 1
-    assert max(max(px) for px in strip.pixels) > 0  # dimmed, not dark
+    assert strip.frames == 1
+    assert max(strip.shown) > 0  # dimmed, not dark
 
 
 def test_brightness_alone_when_under_the_cap():
@@ -78,4 +69,4 @@ def test_brightness_alone_when_under_the_cap():
     r.point(0, 8, (255, 0, 0))
     r.show()
     assert r.scale == 256
-    assert strip.pixels[ledmap.points[7][0]] == (128, 0, 0)
+    assert strip.pixel(ledmap.points[7][0]) == (128, 0, 0)

@@ -3,19 +3,15 @@
 import json
 
 from board.protocol import COMMANDS, MAX_LINE, PROTOCOL, Protocol, parse, CommandError
+from sim.devices import LineLink
 from support import raises
 
 
-class Link:
+class Link(LineLink):
     def __init__(self, lines):
-        self.lines = list(lines)
-        self.out = []
-
-    def readline(self):
-        return self.lines.pop(0) if self.lines else None
-
-    def write(self, data):
-        self.out.append(data)
+        super().__init__()
+        for line in lines:
+            self.feed(line)
 
 
 class Recorder:
@@ -38,7 +34,7 @@ def run(lines):
     link = Link(lines)
     proto = Protocol(link, handler, "0.1.0")
     assert proto.poll() == len(lines)
-    replies = [json.loads(b.decode()) for b in link.out]
+    replies = [json.loads(b.decode()) for b in link.sent]
     return replies, handler.calls
 
 

@@ -239,3 +239,12 @@ def test_a_checker_leaving_a_tall_stack_is_seen_by_the_drop():
     assert t.tracker.update(t.sensed).state == STEADY
     r = t.lift(1)
     assert r.state == LIFTED and r.origin == 1 and 0 in r.targets
+
+
+def test_bearing_off_on_a_chain_that_hits_on_its_way():
+    t = Table(board({8: 1, 2: 6, 1: 6}, {20: 1, 6: 2}))  # opponent blot on my 5
+    turn = t.play((5, 3)).turn
+    t.lift(8)  # 8/5*/off: into the tray
+    r = t.hit_to_bar(5)
+    assert r.state == STEADY
+    assert [(s.src, s.dst, s.hit) for s in turn.moves[0]] == [(8, 5, True), (5, 0, False)]

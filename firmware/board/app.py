@@ -1,0 +1,192 @@
+# The board's application: sensing, the game controller, the journal, the LEDs and the
+# serial protocol wired to whatever hardware is passed in (the Pico's drivers in main.py,
+# simulated hardware in the virtual board and the tests), and the loop that runs them.
+
+import json
+
+from board.controller import Board
+from board.journal import Journal, Resync
+from board.leds import LedMap, Renderer
+from board.protocol import CommandError, Protocol
+from board.sensing import Sensing, calibrate, frames
+from board.tracker import Sensed
+from bgcore import Rules
+
+FIRMWARE = "0.1.0"
+SCAN_MS = 10
+CALIBRATION = "calibration.json"
+JOURNAL_PAGE = 6  # events per reply to "journal": a reply line stays about 1 KB
+
+
+class Hardware:
+    """What the application needs, gathered: scanner (board.hw.Scanner), clock, rng,
+    storage (board.storage.FlashStorage), link (board.hw.SerialLink), leds (board.hw.Leds),
+    buttons (board.hw.Buttons), pinmap (hardware/pinmap.json as loaded) and field
+    (board.sensing.Field, or None for the default)."""
+
+    def __init__(self, scanner, clock, rng, storage, link, leds, buttons, pinmap, field=None):
+        self.scanner = scanner
+        self.clock = clock
+        self.rng = rng
+        self.storage = storage
+        self.link = link
+        self.leds = leds
+        self.buttons = buttons
+        self.pinmap = pinmap
+        self.field = field
+
+
+class App:
+    def __init__(self, hw, buffer):
+        """buffer: a preallocated array of 128 raw readings (array('H', ...))."""
+        self.hw = hw
+        self.raw = buffer
+        self.offsets, self.faulty = self._load_calibration()
+        self.sensing = Sensing(hw.clock, hw.field, self.offsets, disabled=self.faulty)
+        self.sensed = Sensed()
+        self.journal = Journal(hw.storage)
+        leds = hw.pinmap["leds"]
+        cap = leds["current"]["cap_ma_usb"]
+        self.renderer = Renderer(hw.leds, LedMap(leds), leds["brightness_default"], cap)
+        self.protocol = Protocol(hw.link, self.command, FIRMWARE, self.info)
+        self.board = Board(hw.clock, hw.rng, self.journal, self.renderer, self.protocol.send)
+        self.pending_calibration = None
+
+    def start(self):
+        """Power-up: resume the match from the journal, say hello."""
+        self.board.resume()
+        self.protocol.send(self.protocol.hello())
+        self.board.draw()
+
+    def info(self):
+        return {"journal": self.journal.id, "seq": self.journal.last_seq}
+
+    # --- one turn of the loop ---------------------------------------------------------------
+
+    def scan(self):
+        """Read the sensors once; tell the board what changed."""
+        self.hw.scanner.read_into(self.raw)
+        if self.sensing.scan(self.raw):
+            self.sensed.read(self.sensing.frame)
+            self.board.on_sensed(self.sensed)
+
+    def step(self):
+        """Everything between two scans: serial, buttons, time."""
+        self.protocol.poll()
+        pressed = self.hw.buttons.pressed()
+        if pressed:
+            self.board.on_buttons(pressed)
+        self.board.tick()
+
+    async def run(self):
+        """The loop on the device: scanning and the rest share one task; await lets USB
+        and the REPL's Ctrl-C through."""
+        import asyncio
+        clock = self.hw.clock
+        while True:
+            t0 = clock.ticks_ms()
+            self.scan()
+            self.step()
+            rest = SCAN_MS - clock.ticks_diff(clock.ticks_ms(), t0)
+            await asyncio.sleep_ms(rest if rest > 0 else 0)  # type: ignore[attr-defined]
+
+    # --- the host's commands (board.protocol checked their form) ------------------------------
+
+    def command(self, cmd, args):
+        board = self.board
+        if cmd == "state":
+            out = board.state()
+            out.update(self.info())
+            return out
+        if cmd == "dump":
+            s = self.sensing
+            return {"raw": list(self.raw), "codes": list(s.frame),
+                    "offsets": [s.offset(i) for i in range(len(self.raw))],
+                    "faulty": self.faulty}
+        if cmd == "roll":
+            dice = args.get("dice")
+            board.roll((dice[0], dice[1]) if dice else None)
+        elif cmd in ("double", "take", "drop", "beaver"):
+            board.cube_action(cmd)
+        elif cmd == "resign":
+            board.resign(args["level"])
+        elif cmd in ("accept", "reject"):
+            board.answer_resignation(cmd == "accept")
+        elif cmd == "new":
+            self._new(args)
+        elif cmd == "undo":
+            board.undo()
+        elif cmd == "verify":
+            missing, extra = board.verify()
+            return {"missing": missing, "extra": extra}
+        elif cmd == "ledtest":
+            return self._ledtest()
+        elif cmd == "calibrate":
+            return self._calibrate(args.get("step", "empty"))
+        elif cmd == "journal":
+            return self._journal(args["since"])
+        return {}
+
+    def _new(self, args):
+        kind = args["kind"]
+        if kind == "match":
+            length = args.get("length", 0)
+            if length < 1:
+                raise CommandError("new match: give its length in points (1 or more)")
+        elif kind == "money":
+            length = 0
+        else:
+            raise CommandError("new: kind is match or money, not %r" % kind)
+        options = args.get("options", {})
+        try:
+            rules = Rules(**options)
+        except TypeError:
+            raise CommandError("new: unknown rule option among %s" % ", ".join(options))
+        self.board.new_match(length, rules)
+
+    def _journal(self, since):
+        try:
+            events = self.journal.since(since, JOURNAL_PAGE + 1)
+        except Resync as e:
+            raise CommandError("resync", {"first": e.first, "last": e.last})
+        page = list(events)
+        more = len(page) > JOURNAL_PAGE
+        return {"events": page[:JOURNAL_PAGE], "more": more}
+
+    def _ledtest(self):
+        r = self.renderer
+        r.clear()
+        for i in range(r.map.count):
+            r.set(i, (255, 255, 255))
+        ma = r.show()
+        self.board.draw()
+        return {"leds": r.map.count, "ma": ma}
+
+    def _calibrate(self, step):
+        if step == "empty":
+            offsets, faulty = calibrate(frames(self.hw.scanner, self.raw, 32))
+            self.pending_calibration = (offsets, [s for s, _ in faulty])
+            return {"faulty": [[s, why] for s, why in faulty]}
+        if step == "save":
+            if self.pending_calibration is None:
+                raise CommandError("calibrate: measure the empty board first (step empty)")
+            offsets, faulty = self.pending_calibration
+            self.hw.storage.write(CALIBRATION, json.dumps(
+                {"offsets": list(offsets), "faulty": faulty}).encode())
+            self.offsets, self.faulty = list(offsets), faulty
+            self.sensing = Sensing(self.hw.clock, self.hw.field, self.offsets,
+                                   disabled=self.faulty)
+            self.pending_calibration = None
+            return {"saved": len(self.offsets)}
+        raise CommandError("calibrate: step is empty or save, not %r" % step)
+
+    def _load_calibration(self):
+        data = self.hw.storage.read(CALIBRATION)
+        if data:
+            try:
+                saved = json.loads(data)
+                return saved["offsets"], saved["faulty"]
+            except (ValueError, KeyError):
+                pass  # a broken file: uncalibrated, as new
+        return None, []
+

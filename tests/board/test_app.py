@@ -1,0 +1,119 @@
+# The application layer: the host's commands over the serial protocol, on simulated hardware.
+import gc
+import json
+from array import array
+
+from board.app import CALIBRATION, JOURNAL_PAGE, App, Hardware
+from board.storage import FlashStorage
+from board_support import rmtree, tmpdir
+from sim.devices import LineLink, SimButtons, SimLeds
+from sim.rng import Rng
+from sim.sensor_model import SensorModel, SimClock
+
+
+def load_pinmap():
+    # The application reads only the LED section (the drivers take the rest, at start-up).
+    with open("hardware/pinmap.json") as f:
+        return {"leds": json.load(f)["leds"]}
+
+
+class Rig:
+    def __init__(self, path, pinmap):
+        clock = SimClock()
+        self.model = SensorModel(clock, seed=3)
+        self.link = LineLink()
+        self.leds = SimLeds(pinmap["leds"]["count"])
+        self.buttons = SimButtons()
+        self.hw = Hardware(self.model, clock, Rng(5), FlashStorage(path), self.link, self.leds,
+                           self.buttons, pinmap)
+        self.app = App(self.hw, array("H", bytes(256)))
+        self.app.start()
+        self.hello = json.loads(self.link.sent.pop(0).decode())
+
+    def ask(self, msg):
+        self.link.feed(json.dumps(msg).encode())
+        self.app.step()
+        replies = [json.loads(b.decode()) for b in self.link.sent]
+        self.link.sent = []
+        return replies
+
+
+def with_rig(test):
+    def run():
+        path = tmpdir("bgboard-app")
+        try:
+            test(Rig(path, load_pinmap()), path)
+        finally:
+            rmtree(path)
+    return run
+
+
+@with_rig
+def test_hello_at_start_names_the_journal(rig, path):
+    assert rig.hello["hello"] == "bgboard"
+    hello = rig.ask({"cmd": "hello"})[0]
+    assert hello["hello"] == "bgboard" and hello["protocol"] == 1
+    assert hello["seq"] == 0 and hello["journal"] == rig.app.journal.id
+
+
+@with_rig
+def test_a_new_match_is_an_event_and_the_state_says_so(rig, path):
+    replies = rig.ask({"cmd": "new", "kind": "match", "length": 5, "id": 1})
+    assert replies[0]["ev"] == "match" and replies[0]["seq"] == 1
+    assert replies[-1] == {"ok": True, "id": 1}
+    state = rig.ask({"cmd": "state"})[0]
+    assert state["phase"] == "setup" and state["match"]["length"] == 5 and state["seq"] == 1
+
+
+@with_rig
+def test_bad_settings_are_refused_and_change_nothing(rig, path):
+    for msg in ({"cmd": "new", "kind": "match"}, {"cmd": "new", "kind": "chess"},
+                {"cmd": "new", "kind": "money", "options": {"wobble": True}},
+                {"cmd": "new", "kind": "match", "length": 5, "options": {"jacoby": True}}):
+        reply = rig.ask(msg)
+        assert len(reply) == 1 and "error" in reply[0], (msg, reply)
+    assert rig.app.journal.last_seq == 0
+
+
+@with_rig
+def test_journal_is_read_in_pages_and_a_lost_past_says_resync(rig, path):
+    for _ in range(JOURNAL_PAGE + 2):
+        rig.ask({"cmd": "new", "kind": "money"})
+    page = rig.ask({"cmd": "journal", "since": 0})[0]
+    assert [e["seq"] for e in page["events"]] == list(range(1, JOURNAL_PAGE + 1))
+    assert page["more"] is True
+    rest = rig.ask({"cmd": "journal", "since": JOURNAL_PAGE})[0]
+    assert [e["seq"] for e in rest["events"]] == [JOURNAL_PAGE + 1, JOURNAL_PAGE + 2]
+    assert rest["more"] is False
+    ahead = rig.ask({"cmd": "journal", "since": 999})[0]
+    assert ahead["error"] == "resync" and ahead["last"] == JOURNAL_PAGE + 2
+
+
+@with_rig
+def test_calibration_is_measured_saved_and_loaded_at_power_up(rig, path):
+    assert "error" in rig.ask({"cmd": "calibrate", "step": "save"})[0]
+    rig.model.fault(17, "high")
+    measured = rig.ask({"cmd": "calibrate", "step": "empty"})[0]
+    assert [s for s, _ in measured["faulty"]] == [17]
+    assert rig.ask({"cmd": "calibrate", "step": "save"})[0]["saved"] == 128
+    offset_3 = rig.app.offsets[3]
+    rig.app = None  # power off
+    gc.collect()
+    again = App(rig.hw, array("H", bytes(256)))
+    assert again.faulty == [17]
+    assert again.offsets[3] == offset_3
+    assert FlashStorage(path).read(CALIBRATION)
+
+
+@with_rig
+def test_dump_shows_raw_and_classified_sensors(rig, path):
+    rig.app.scan()
+    dump = rig.ask({"cmd": "dump"})[0]
+    assert len(dump["raw"]) == 128 and len(dump["codes"]) == 128 and len(dump["offsets"]) == 128
+    assert 1800 < dump["raw"][0] < 2300  # an empty slot near mid-scale
+
+
+@with_rig
+def test_led_test_lights_everything_within_the_current_cap(rig, path):
+    reply = rig.ask({"cmd": "ledtest"})[0]
+    assert reply["leds"] == 152 and reply["ma"] <= 300
