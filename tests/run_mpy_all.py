@@ -2,23 +2,31 @@
 would run one program), on bytecode compiled by mpy-cross. Prints one summary line in
 pytest's words and exits non-zero on any failure or crash.
 
-usage: run_mpy_all.py MICROPYTHON HEAPSIZE PATH[:PATH...] TEST_FILE...
+usage: run_mpy_all.py MICROPYTHON HEAPSIZE PATH[:PATH...] TEST_FILE[@HEAPSIZE]...
+Files run two at a time (CI has two cores); FILE@HEAPSIZE gives a file its own heap.
 """
 import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 
 def main(argv):
     micropython, heap, path, files = argv[1], argv[2], argv[3], argv[4:]
     env = dict(os.environ, MICROPYPATH=path)
-    passed = failed = 0
-    for f in files:
-        proc = subprocess.run(
-            [micropython, "-X", "heapsize=" + heap, "tests/core/run_mpy.py", f],
+
+    def run(arg):
+        f, _, own = arg.partition("@")
+        return f, own or heap, subprocess.run(
+            [micropython, "-X", "heapsize=" + (own or heap), "tests/core/run_mpy.py", f],
             env=env, capture_output=True, text=True,
         )
+
+    passed = failed = 0
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(run, files))
+    for f, file_heap, proc in results:
         m = re.search(r"micropython: (\d+) passed, (\d+) failed", proc.stdout)
         if m:
             passed += int(m.group(1))
@@ -26,7 +34,7 @@ def main(argv):
         if proc.returncode or not m:
             if not m:
                 failed += 1  # the module crashed before its summary (e.g. MemoryError)
-            sys.stdout.write("--- %s (heap %s)\n%s%s" % (f, heap, proc.stdout, proc.stderr))
+            sys.stdout.write("--- %s (heap %s)\n%s%s" % (f, file_heap, proc.stdout, proc.stderr))
     print("micropython (heap %s): %d passed, %d failed" % (heap, passed, failed))
     return 1 if failed else 0
 

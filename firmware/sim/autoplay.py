@@ -53,7 +53,7 @@ class Autoplay:
         if ev == "result":
             self.games += 1
         if self.cut_pct:  # what a restart must come back to
-            self.committed = json.dumps(self.vb.board.snapshot())
+            self.committed = _plain(self.vb.board.snapshot())
 
     def _played(self, msg):
         # The position the board's play leads to: its game has applied it already.
@@ -177,6 +177,12 @@ class Autoplay:
         journal = self.journal_factory() if self.journal_factory else None
         self.vb.power_up(journal)
         self.vb.board.emit = self.on_message
-        if self.committed is not None and json.dumps(self.vb.board.snapshot()) != self.committed:
+        if self.committed is not None and _plain(self.vb.board.snapshot()) != self.committed:
             self.resumed_wrong += 1
         self.restore()
+
+
+def _plain(data):
+    # A deep copy as JSON would give it back (lists for tuples), compared by value: key order
+    # differs between MicroPython dicts built in different orders.
+    return json.loads(json.dumps(data))

@@ -19,6 +19,7 @@ from board.layout import SLOTS, heights_from_counts, neighbour_table
 MID = 2048
 PERIOD = 1 << 30  # ticks_ms wraps here on a Pico
 _M32 = 0xFFFFFFFF
+_NOISE_MASK = 255  # noise table of 256 samples
 # Counts of a stack of h checkers on the slot itself, h = 0..15.
 _STEPS = (860, 177, 61) + (10,) * 12
 
@@ -66,6 +67,12 @@ class SensorModel:
                  drift=0, drift_hours=3.0, kernels=None, table=None, steps=_STEPS):
         self._clock = clock
         self._x = (seed * 2654435761 + 12345) & _M32 or 1
+        # Gaussian-ish noise samples: four uniform bytes summed (SD 147.8), centred. First,
+        # while the heap still has room in one piece.
+        self._noise = _filled("h", _NOISE_MASK + 1)
+        for i in range(_NOISE_MASK + 1):
+            x = self._next()
+            self._noise[i] = (x & 255) + ((x >> 8) & 255) + ((x >> 16) & 255) + (x >> 24) - 510
         field = _filled("i", 16)
         for h in range(1, 16):
             field[h] = field[h - 1] + int(steps[min(h, len(steps)) - 1] + 0.5)
@@ -115,6 +122,7 @@ class SensorModel:
                 i = first[s] + j // 2
                 self._nb_other[i] = row[j]
                 self._nb_kernel[i] = row[j + 1]
+        self._dirty = False
         self._base = _filled("h", SLOTS)
         self.drift = _filled("h", SLOTS)
         self._ms = 0  # simulated time since creation
@@ -150,8 +158,10 @@ class SensorModel:
         self._rebuild()
 
     def set_slot(self, slot, height):
-        self.heights[slot] = height
-        self._rebuild()
+        """One slot's height; the field is rebuilt at the next reading."""
+        if self.heights[slot] != height:
+            self.heights[slot] = height
+            self._dirty = True
 
     def set_counts(self, white, black):
         """bgcore-style counts (each side's own points 1..24, bar 25), filled into slots by
@@ -226,17 +236,23 @@ class SensorModel:
 
     def read_into(self, buf):
         """One scan: 128 raw counts into buf."""
+        if self._dirty:
+            self._dirty = False
+            self._rebuild()
         self._update_drift()
         base = self._base
         drift = self.drift
         nq = self._nq
         stuck = self._stuck
-        x = self._x
+        noise = self._noise
+        # Noise samples from the precomputed table, at a random start and odd stride each
+        # scan: one random draw per scan instead of one per slot.
+        x = self._next()
+        i = x & _NOISE_MASK
+        stride = (x >> 16) | 1
         for s in range(SLOTS):
-            x ^= (x << 13) & _M32
-            x ^= x >> 17
-            x ^= (x << 5) & _M32
-            d = (x & 255) + ((x >> 8) & 255) + ((x >> 16) & 255) + (x >> 24) - 510
+            d = noise[i]
+            i = (i + stride) & _NOISE_MASK
             v = base[s] + ((d * nq[s] + 32768) >> 16)
             if stuck[s] < 0:
                 v += drift[s]
@@ -245,4 +261,3 @@ class SensorModel:
             elif v > 4095:
                 v = 4095
             buf[s] = v
-        self._x = x

@@ -20,7 +20,8 @@ class Table:
 
     def set_position(self, white, black):
         """Put the checkers exactly so (sequences of 26 in each side's numbering); the rest
-        of each side's 15 go to its tray."""
+        of each side's 15 go to its tray. Hands leave the board."""
+        self.sliding = None
         for side, counts in ((WHITE, white), (BLACK, black)):
             total = 0
             for p in range(1, 26):
@@ -32,6 +33,7 @@ class Table:
 
     def clear(self):
         """Every checker in its tray (an empty board)."""
+        self.sliding = None
         for side in (WHITE, BLACK):
             for p in range(26):
                 self.count[side][p] = 0

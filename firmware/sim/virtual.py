@@ -2,6 +2,7 @@
 # hands move, the real sensing pipeline and game controller on top, a simulated clock.
 # The virtual board (bgboard sim) and the long tests run this, on MicroPython as on CPython.
 
+import gc
 from array import array
 
 from board.controller import Board
@@ -38,6 +39,10 @@ class VirtualBoard:
     def power_up(self, journal=None):
         """Start the logic afresh (after a power cut): new sensing, new controller, state
         from the journal. The checkers stay where they are."""
+        for name in ("board", "sensing", "sensed"):  # RAM is lost with the power
+            if hasattr(self, name):
+                delattr(self, name)
+        gc.collect()
         self.sensing = Sensing(self.clock, offsets=self.offsets,
                                disabled=[s for s, _ in self.faulty])
         self.sensed = Sensed()

@@ -70,3 +70,9 @@ class Eyes:
     def carry(self, side, src, dst):
         self.lift(side, src)
         self.put(side, dst)
+
+
+def check_autoplay(ap, what):
+    """The board committed exactly the plays the simulated hands made (sim.autoplay)."""
+    assert not ap.mismatches, "%s: board committed other plays: %r" % (what, ap.mismatches[:3])
+    assert ap.stuck == 0, "%s: board disagreed with the hands %d times" % (what, ap.stuck)
