@@ -5,6 +5,7 @@ import sys
 import click
 
 from bgboard import __version__
+from bgboard.board_cmd import COMMANDS as BOARD_COMMANDS
 from bgboard.rules_cmd import rules
 
 
@@ -15,6 +16,8 @@ def cli():
 
 
 cli.add_command(rules)
+for _command in BOARD_COMMANDS:  # ports, monitor, log, export, send, calibrate
+    cli.add_command(_command)
 
 
 def main(argv=None):

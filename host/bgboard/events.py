@@ -1,0 +1,360 @@
+"""The board's journaled events (docs/protocol.md), checked and grouped into matches and games.
+
+The file writers (`bgboard.matfile`, `bgboard.sgf`) and the live view work from what this
+module builds: a `MatchLog` per `match` event, holding a `GameLog` per `game` event, each a
+list of `Entry` values in the order the players acted:
+
+    move    player, dice (high, low), steps ((from, to, hit), ...): a roll and its play
+            (steps empty: nothing could be played)
+    roll    player, dice: a roll that was never played (the roller resigned); `how`
+            "forced" when the roll had exactly one legal play
+    double  player, cube: a double to `cube`
+    beaver  player (the taker), cube (the new value)
+    raccoon player (the first doubler), cube
+    take    player; `how` "implied" for the take gnubg sees after a beaver or raccoon (the
+            board journals none: the redouble is accepted at once)
+    drop    player
+    wins    player (the winner), points, how ("played", "dropped", "resigned"), level
+
+Rejected resignations leave no entry: neither .mat nor SGF records them.
+"""
+
+from collections import namedtuple
+
+from bgcore import Position, legal_plays
+
+# One side's checkers at the start, in its own numbering (index 0: borne off).
+START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+
+# Event name -> {field: kind}; kinds: "int", "player", "dice", "die2", "moves", "score",
+# "bool", "dict", "level", "how", "cube".
+EVENTS = {
+    "match": {"length": "int", "rules": "dict"},
+    "game": {"number": "int", "score": "score", "crawford": "bool"},
+    "opening": {"dice": "die2"},
+    "roll": {"player": "player", "dice": "dice"},
+    "play": {"player": "player", "dice": "dice", "moves": "moves"},
+    "double": {"player": "player", "cube": "cube"},
+    "take": {"player": "player"},
+    "drop": {"player": "player"},
+    "beaver": {"player": "player", "cube": "cube"},
+    "raccoon": {"player": "player", "cube": "cube"},
+    "resign": {"player": "player", "level": "level"},
+    "accept": {"player": "player"},
+    "reject": {"player": "player"},
+    "result": {"winner": "player", "points": "int", "level": "level", "how": "how",
+               "score": "score"},
+    "match_over": {"winner": "player", "score": "score"},
+}
+
+HOW = ("played", "dropped", "resigned")
+
+Entry = namedtuple("Entry", ("kind", "player", "dice", "steps", "cube", "points", "how",
+                             "level"))
+
+
+def _entry(kind, player, dice=None, steps=(), cube=None, points=None, how=None, level=None):
+    return Entry(kind, player, dice, tuple(steps), cube, points, how, level)
+
+
+class EventError(ValueError):
+    """An event that does not have the shape docs/protocol.md gives it."""
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _ok(kind, v):
+    if kind == "int":
+        return _is_int(v) and v >= 0
+    if kind == "player":
+        return v in (0, 1) and _is_int(v)
+    if kind in ("dice", "die2"):
+        return (isinstance(v, list) and len(v) == 2
+                and all(_is_int(d) and 1 <= d <= 6 for d in v))
+    if kind == "score":
+        return isinstance(v, list) and len(v) == 2 and all(_is_int(s) and s >= 0 for s in v)
+    if kind == "bool":
+        return isinstance(v, bool)
+    if kind == "dict":
+        return isinstance(v, dict)
+    if kind == "level":
+        return _is_int(v) and 1 <= v <= 3
+    if kind == "how":
+        return v in HOW
+    if kind == "cube":
+        return _is_int(v) and v >= 1 and v & (v - 1) == 0
+    if kind == "moves":
+        if not isinstance(v, list) or len(v) > 4:
+            return False
+        for m in v:
+            # hit: true/false, or 1/0 (as the firmware's controller writes it)
+            if not (isinstance(m, list) and len(m) == 3 and _is_int(m[0]) and _is_int(m[1])
+                    and m[2] in (True, False) and 1 <= m[0] <= 25 and 0 <= m[1] <= 24
+                    and m[1] < m[0] and not (m[2] and m[1] == 0)):
+                return False
+        return True
+    return False
+
+
+def check_event(ev):
+    """Raise EventError unless `ev` is a journaled event of a known kind with its fields.
+    Unknown event names pass (a newer firmware may add some): they are kept, not used."""
+    if not isinstance(ev, dict):
+        raise EventError("an event is a JSON object")
+    name = ev.get("ev")
+    if not isinstance(name, str):
+        raise EventError("an event has an \"ev\" name")
+    seq = ev.get("seq")
+    if not _is_int(seq) or seq < 1:
+        raise EventError("event %s has no valid seq" % name[:32])
+    spec = EVENTS.get(name)
+    if spec is None:
+        return
+    for field, kind in spec.items():
+        if field not in ev or not _ok(kind, ev[field]):
+            raise EventError("event %s (seq %d): bad or missing %s" % (name, seq, field))
+
+
+class GameLog:
+    """One game: `number`, `score` before it [p0, p1], `crawford` (the Crawford game),
+    `openings` (the opening throws, ties included), `cube_start` (after automatic doubles),
+    `first` (who won the opening), `entries` (Entry values), `result` (the result event or
+    None), `first_seq`/`last_seq`."""
+
+    def __init__(self, number, score, crawford, seq):
+        self.number = number
+        self.score = list(score)
+        self.crawford = crawford
+        self.openings = []
+        self.cube_start = 1
+        self.first = None
+        self.entries = []
+        self.result = None
+        self.first_seq = seq
+        self.last_seq = seq
+        self._roll = None  # (player, dice): thrown, not played yet
+        # Each player's checkers in its own numbering (0 off, 25 the bar).
+        self.sides = [list(START), list(START)]
+        self.problems = []
+        self._take = None  # the player whose take answers a beaver (or raccoon)
+
+    @property
+    def over(self):
+        return self.result is not None
+
+    def _flush_take(self):
+        if self._take is not None:
+            self.entries.append(_entry("take", self._take, how="implied"))
+            self._take = None
+
+    def apply(self, ev):
+        name = ev["ev"]
+        self.last_seq = ev["seq"]
+        if self.result is not None and name not in ("match_over",):
+            raise EventError("event %s (seq %d) after the game's result" % (name, ev["seq"]))
+        if name == "opening":
+            d0, d1 = ev["dice"]
+            self.openings.append((d0, d1))
+            if "cube" in ev and _ok("cube", ev["cube"]):
+                self.cube_start = ev["cube"]
+            if d0 != d1:
+                self.first = 0 if d0 > d1 else 1
+                self._roll = (self.first, _high_low((d0, d1)))  # the first player's roll
+        elif name == "roll":
+            self._flush_take()
+            if self._roll is not None:  # thrown and never played: keep the dice
+                self.entries.append(_entry("roll", self._roll[0], dice=self._roll[1]))
+            self._roll = (ev["player"], _high_low(ev["dice"]))
+        elif name == "play":
+            self._flush_take()
+            if self._roll is not None and self._roll[0] == ev["player"]:
+                self._roll = None
+            steps = [(m[0], m[1], bool(m[2])) for m in ev["moves"]]
+            self._move(ev["player"], steps, ev["seq"])
+            self.entries.append(_entry("move", ev["player"], dice=_high_low(ev["dice"]),
+                                       steps=steps))
+        elif name == "double":
+            self._flush_take()
+            self.entries.append(_entry("double", ev["player"], cube=ev["cube"]))
+        elif name in ("take", "drop"):
+            self.entries.append(_entry(name, ev["player"]))
+        elif name in ("beaver", "raccoon"):
+            # In gnubg's terms the answer is a redouble of its own, which the other side
+            # takes: that take comes before whatever happens next.
+            self.entries.append(_entry(name, ev["player"], cube=ev["cube"]))
+            self._take = 1 - ev["player"]
+        elif name == "resign":
+            self._flush_take()
+        elif name == "result":
+            self._flush_take()
+            if self._roll is not None:
+                player, dice = self._roll
+                forced = len(legal_plays(self.position(player), dice)) == 1
+                self.entries.append(_entry("roll", player, dice=dice,
+                                           how="forced" if forced else None))
+                self._roll = None
+            self.entries.append(_entry("wins", ev["winner"], points=ev["points"],
+                                       how=ev["how"], level=ev["level"]))
+            self.result = ev
+        # accept, reject: nothing to write (the result follows an accept)
+
+    def _move(self, player, steps, seq):
+        me = self.sides[player]
+        opp = self.sides[1 - player]
+        for src, dst, hit in steps:
+            if me[src] < 1 or (hit and opp[25 - dst] != 1) or (dst and opp[25 - dst] > 1):
+                self.problems.append("seq %d: player %d cannot move %d/%d%s here"
+                                     % (seq, player, src, dst, "*" if hit else ""))
+                return
+            me[src] -= 1
+            me[dst] += 1
+            if hit:
+                opp[25 - dst] -= 1
+                opp[25] += 1
+
+    def position(self, player):
+        """The checkers as a bgcore Position, `player` moving."""
+        me = self.sides[player]
+        opp = self.sides[1 - player]
+        return Position([0] + me[1:], [0] + opp[1:])
+
+    @property
+    def score_after(self):
+        return list(self.result["score"]) if self.result else None
+
+
+class MatchLog:
+    """A match (`length` N) or money session (`length` 0): `rules` (the options of `new`),
+    `games` (GameLog), `over` (the match_over event or None), `first_seq` (the seq of its
+    `match` event, or of its first event when the journal began inside it: then `length` is
+    None, unknown)."""
+
+    def __init__(self, length, rules, seq):
+        self.length = length
+        self.rules = dict(rules or {})
+        self.games = []
+        self.over = None
+        self.first_seq = seq
+        self.last_seq = seq
+        self.skipped = []  # seqs of events that could not be placed (a game begun unseen)
+
+    @property
+    def money(self):
+        return self.length == 0
+
+    def rule(self, name, default=False):
+        value = self.rules.get(name, default)
+        return default if value is None else value
+
+    @property
+    def score(self):
+        """The score after the last finished game (the start score before any)."""
+        for g in reversed(self.games):
+            if g.result is not None:
+                return list(g.result["score"])
+            return list(g.score)
+        return [0, 0]
+
+    def apply(self, ev):
+        name = ev["ev"]
+        self.last_seq = ev["seq"]
+        if name == "game":
+            self.games.append(GameLog(ev["number"], ev["score"], ev["crawford"], ev["seq"]))
+        elif name == "match_over":
+            self.over = ev
+        elif name in EVENTS:
+            if not self.games:
+                self.skipped.append(ev["seq"])
+                return
+            self.games[-1].apply(ev)
+
+
+def _high_low(dice):
+    a, b = dice
+    return (a, b) if a >= b else (b, a)
+
+
+def build_matches(events, problems=None):
+    """Group events (in seq order) into MatchLogs. Events that break the game's order are
+    reported through `problems` (a list to append text to, or a callable) and skipped."""
+
+    def report(text):
+        if problems is None:
+            return
+        if callable(problems):
+            problems(text)
+        else:
+            problems.append(text)
+
+    matches = []
+    current = None
+    last = 0
+    for ev in events:
+        if isinstance(ev, dict) and "ev" not in ev and "journal" in ev:
+            last = 0  # a new board journal: its seqs start again, its history is new
+            current = None
+            continue
+        try:
+            check_event(ev)
+        except EventError as e:
+            report(str(e))
+            continue
+        if ev["seq"] <= last:
+            report("event seq %d repeats or goes back (after %d): skipped" % (ev["seq"], last))
+            continue
+        last = ev["seq"]
+        name = ev["ev"]
+        if name not in EVENTS:
+            report("unknown event %r (seq %d): kept in the journal, not in the files"
+                   % (name[:32], ev["seq"]))
+            continue
+        if name == "match":
+            current = MatchLog(ev["length"], ev["rules"], ev["seq"])
+            matches.append(current)
+            continue
+        if current is None:
+            current = MatchLog(None, {}, ev["seq"])
+            matches.append(current)
+            report("the events begin at seq %d, inside a match whose start is not in the "
+                   "journal: its length is unknown" % ev["seq"])
+        try:
+            current.apply(ev)
+        except EventError as e:
+            report(str(e))
+    for m in matches:
+        for g in m.games:
+            for text in g.problems:
+                report(text)
+        if m.skipped:
+            report("events %d..%d belong to a game whose start is not in the journal: "
+                   "left out of the files" % (m.skipped[0], m.skipped[-1]))
+    return matches
+
+
+def read_journal(lines, problems=None):
+    """The events of a journal file's lines (JSON, one per line, as `bgboard log` writes),
+    with the `{"journal": ID, ...}` notes that say where a new board journal begins (seqs
+    start again there; build_matches understands them). Other lines are skipped."""
+    import json
+
+    events = []
+    journal = None
+    for n, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            if problems is not None:
+                problems.append("line %d is not JSON: skipped" % n)
+            continue
+        if isinstance(obj, dict) and "ev" in obj:
+            events.append(obj)
+        elif isinstance(obj, dict) and "journal" in obj:
+            if journal is not None and obj["journal"] != journal:
+                events.append({"journal": obj["journal"]})
+            journal = obj["journal"]
+    return events

@@ -1,0 +1,442 @@
+"""The protocol client: docs/protocol.md over a transport (bgboard.transport).
+
+    link = Link(lambda: SerialTransport("/dev/ttyACM0"), "/dev/ttyACM0",
+                on_event=record, on_status=print)
+    link.connect()                      # opens the port, hello, catches up with the journal
+    link.command("roll", dice=[5, 2])   # the reply (a dict), or Refused / LinkError
+    link.poll(1.0)                      # reads for a second, delivering events in order
+
+- Commands carry an `id`; the reply with that id is the command's answer. No answer within
+  `timeout` seconds raises CommandTimeout; an `{"error": ...}` reply raises Refused.
+- Events are delivered in seq order, each once: a repeated seq is dropped, a gap (seq
+  beyond the next) makes the link read the board's journal (`{"cmd":"journal","since":N}`)
+  before going on. `last_seq` is the last delivered.
+- Lines that are not protocol (a REPL banner, a traceback, bad JSON, a reply nobody asked
+  for) go to `on_problem` and are skipped.
+- When the port goes away and `reconnect` is on, the link keeps trying to open it again,
+  saying so through `on_status` ("reconnecting to PORT (attempt N)"), then says hello and
+  reads the journal from `last_seq`: no gap, no duplicate. A new journal id in the hello
+  (the board's history restarted) or a `resync` error means reading what the board keeps
+  from its start; `on_journal(id)` tells the consumer, between the events of the two
+  journals.
+- A hello with another protocol version is refused with VersionError, naming the firmware to
+  flash.
+"""
+
+import collections
+import json
+import time
+
+from bgboard import __version__
+from bgboard.transport import Disconnected, TransportError
+
+PROTOCOL = 1
+
+
+class LinkError(Exception):
+    """The link failed: the board cannot be reached or does not answer (exit status 1)."""
+
+
+class LinkLost(LinkError):
+    """The link went away while a command waited for its answer: it may or may not have been
+    carried out."""
+
+
+class VersionError(LinkError):
+    """The board speaks another protocol version."""
+
+
+class CommandTimeout(LinkError):
+    pass
+
+
+class Refused(Exception):
+    """The board refused a command (`{"error": ...}`); `reply` is its whole answer."""
+
+    def __init__(self, cmd, reply):
+        self.cmd = cmd
+        self.reply = reply
+        super().__init__("the board refused %s: %s" % (cmd, reply.get("error")))
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+class Link:
+    def __init__(self, opener, name="the board", on_event=None, on_status=None,
+                 on_problem=None, on_live=None, on_journal=None, last_seq=0, journal=None,
+                 timeout=5.0, reconnect=True, retry_interval=0.5, max_attempts=None,
+                 sync=True):
+        self.opener = opener
+        self.name = name
+        self.on_event = on_event
+        self.on_status = on_status
+        self.on_problem = on_problem
+        self.on_live = on_live
+        self.on_journal = on_journal
+        self.last_seq = last_seq
+        self.journal = journal
+        self.timeout = timeout
+        self.reconnect = reconnect
+        self.retry_interval = retry_interval
+        self.max_attempts = max_attempts
+        self.sync = sync  # False: a one-shot command line (no journal catch-up)
+        self.transport = None
+        self.hello = None
+        self.inbox = collections.deque()  # events, when there is no on_event callback
+        self.problems = 0
+        self.duplicates = 0
+        self._ids = 0
+        self._replies = {}
+        self._waiting = set()
+        self._ready = collections.deque()  # ("ev", event) or ("journal", id), in order
+        self._pending = {}  # seq -> event that came before the ones it follows
+        self._need_handshake = True
+        self._need_sync = False
+        self._syncing = False
+
+    # --- callbacks ---------------------------------------------------------------------------
+
+    def _status(self, text):
+        if self.on_status is not None:
+            self.on_status(text)
+
+    def _problem(self, text):
+        self.problems += 1
+        if self.on_problem is not None:
+            self.on_problem(text)
+
+    # --- opening and closing -------------------------------------------------------------------
+
+    def connect(self, wait=False):
+        """Open the port, say hello and catch up with the journal. `wait`: keep trying to
+        open the port (as after a disconnect) instead of failing at once."""
+        if self.transport is None:
+            try:
+                self.transport = self._open()
+            except TransportError as e:
+                if not wait:
+                    raise LinkError(str(e)) from None
+                self._status("waiting for %s: %s" % (self.name, e))
+                self._reopen()
+        self._need_handshake = True
+        self._settle()
+        return self.hello
+
+    def close(self):
+        if self.transport is not None:
+            self.transport.close()
+            self.transport = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _open(self):
+        transport = self.opener()
+        transport.report_to(self._problem)
+        return transport
+
+    def _reopen(self):
+        attempt = 0
+        while True:
+            attempt += 1
+            if self.max_attempts is not None and attempt > self.max_attempts:
+                raise LinkError("could not reconnect to %s after %d attempts"
+                                % (self.name, attempt - 1))
+            self._status("reconnecting to %s (attempt %d)" % (self.name, attempt))
+            try:
+                self.transport = self._open()
+            except TransportError as e:
+                if attempt == 1 or attempt % 20 == 0:
+                    self._status("%s" % e)
+                time.sleep(self.retry_interval)
+                continue
+            self._status("reconnected to %s" % self.name)
+            self._need_handshake = True
+            return
+
+    def _lost(self, error, in_command):
+        """The transport failed: reconnect (or fail). In a command, raise LinkLost after."""
+        if self.transport is not None:
+            self.transport.close()
+            self.transport = None
+        self._replies.clear()
+        if not self.reconnect:
+            raise LinkError(str(error)) from None
+        self._status("%s" % error)
+        self._reopen()
+        if in_command:
+            raise LinkLost("the link to %s was lost before the board answered: the command "
+                           "may or may not have been carried out" % self.name)
+
+    # --- lines ---------------------------------------------------------------------------------
+
+    def _read(self, timeout, in_command=False):
+        if self.transport is None:
+            self._lost(Disconnected("not connected to %s" % self.name), in_command)
+        try:
+            return self.transport.read_line(timeout)
+        except Disconnected as e:
+            self._lost(e, in_command)
+            return None
+
+    def _write(self, msg, in_command=True):
+        if self.transport is None:
+            self._lost(Disconnected("not connected to %s" % self.name), in_command)
+        try:
+            self.transport.write_line(json.dumps(msg).encode())
+        except Disconnected as e:
+            self._lost(e, in_command)
+
+    def _dispatch(self, line):
+        text = line.decode("utf-8", "replace")
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            msg = None
+        if not isinstance(msg, dict):
+            if text.strip():
+                self._problem("not protocol, skipped: %s" % _clip(text))
+            return
+        if "ev" in msg:
+            if not isinstance(msg["ev"], str) or not _is_int(msg.get("seq")) or msg["seq"] < 1:
+                self._problem("an event without a valid name and seq, skipped: %s"
+                              % _clip(text))
+                return
+            self._event(msg)
+        elif "live" in msg:
+            if self.on_live is not None:
+                self.on_live(msg)
+        elif "ok" in msg or "error" in msg:
+            ident = msg.get("id")
+            if ident in self._waiting:
+                self._replies[ident] = msg
+            elif ident is None and "error" in msg and len(self._waiting) == 1:
+                # the board could not read our line well enough to echo its id
+                self._replies[next(iter(self._waiting))] = msg
+            elif "hello" in msg:
+                self._hello(msg)
+            else:
+                self._problem("a reply to no waiting command, skipped: %s" % _clip(text))
+        elif "hello" in msg:
+            self._hello(msg)  # the board (re)started
+        else:
+            self._problem("not protocol, skipped: %s" % _clip(text))
+
+    # --- events --------------------------------------------------------------------------------
+
+    def _event(self, ev):
+        seq = ev["seq"]
+        if seq <= self.last_seq or seq in self._pending:
+            self.duplicates += 1
+            return
+        if self._need_handshake and not self._syncing:
+            self._pending[seq] = ev  # placed once the hello says which journal it is
+            return
+        self._pending[seq] = ev
+        self._advance()
+        if self._pending:
+            self._need_sync = True  # a gap: read the journal
+
+    def _advance(self):
+        while self.last_seq + 1 in self._pending:
+            ev = self._pending.pop(self.last_seq + 1)
+            self.last_seq = ev["seq"]
+            self._ready.append(("ev", ev))
+        for seq in [s for s in self._pending if s <= self.last_seq]:
+            del self._pending[seq]
+
+    def _deliver(self):
+        while self._ready:
+            kind, item = self._ready.popleft()
+            if kind == "journal":
+                if self.on_journal is not None:
+                    self.on_journal(item)
+            elif self.on_event is not None:
+                self.on_event(item)
+            else:
+                self.inbox.append(item)
+
+    # --- hello and the journal -----------------------------------------------------------------
+
+    def _hello(self, msg):
+        if msg.get("hello") != "bgboard":
+            raise LinkError("%s does not speak the bgboard protocol (it said %s): flash the "
+                            "bgboard firmware with `bgboard flash`" % (self.name, _clip(
+                                json.dumps(msg))))
+        version = msg.get("protocol")
+        if version != PROTOCOL:
+            firmware = msg.get("firmware", "?")
+            newer = _is_int(version) and version > PROTOCOL
+            raise VersionError(
+                "the board's firmware %s speaks protocol %s; this bgboard %s speaks protocol "
+                "%d: flash the firmware that comes with it (`bgboard flash`)%s"
+                % (firmware, version, __version__, PROTOCOL,
+                   ", or update bgboard" if newer else ""))
+        self.hello = msg
+        journal = msg.get("journal")
+        if journal is not None and self.journal is not None and journal != self.journal:
+            self._status("the board's journal changed (%s, was %s): reading it again from "
+                         "its start" % (journal, self.journal))
+            self.last_seq = 0
+            self._pending.clear()
+        if journal is not None and journal != self.journal:
+            self._ready.append(("journal", journal))
+            self.journal = journal
+        seq = msg.get("seq")
+        if self.sync and (self._pending or (_is_int(seq) and seq != self.last_seq)
+                          or not _is_int(seq)):
+            self._need_sync = True
+        elif not self.sync:
+            self._pending.clear()
+            if _is_int(seq):
+                self.last_seq = max(self.last_seq, seq)
+
+    def _handshake(self):
+        reply = self.command("hello", _handshake=True)
+        if "hello" not in reply:
+            raise LinkError("%s answered hello without saying who it is: flash the bgboard "
+                            "firmware with `bgboard flash`" % self.name)
+        self._hello(reply)
+        self._need_handshake = False
+
+    def _catch_up(self):
+        """Read the journal after last_seq until the board has nothing more."""
+        self._syncing = True
+        try:
+            retried = False
+            while True:
+                try:
+                    reply = self.command("journal", since=self.last_seq)
+                except Refused as e:
+                    if e.reply.get("error") != "resync":
+                        raise LinkError("the board would not send its journal: %s"
+                                        % e.reply.get("error")) from None
+                    first, last = e.reply.get("first"), e.reply.get("last")
+                    if not (_is_int(first) and _is_int(last)):
+                        raise LinkError("the board asked for a resync without saying what "
+                                        "it keeps") from None
+                    if self.last_seq < first - 1:
+                        self._problem("events %d..%d are no longer kept by the board: they "
+                                      "are lost" % (self.last_seq + 1, first - 1))
+                        self.last_seq = first - 1
+                    elif self.last_seq > last:
+                        self._problem("the board's journal ends at %d, before the last event "
+                                      "received (%d): going on from %d" % (last, self.last_seq,
+                                                                            last))
+                        self.last_seq = last
+                    else:
+                        raise LinkError("the board refused its journal after %d (it keeps "
+                                        "%d..%d)" % (self.last_seq, first, last)) from None
+                    self._pending = {s: ev for s, ev in self._pending.items()
+                                     if s > self.last_seq}
+                    continue
+                events = reply.get("events")
+                if not isinstance(events, list):
+                    raise LinkError("the board's journal reply has no events list")
+                before = self.last_seq
+                for ev in events:
+                    if (isinstance(ev, dict) and isinstance(ev.get("ev"), str)
+                            and _is_int(ev.get("seq")) and ev["seq"] >= 1):
+                        if ev["seq"] > self.last_seq:
+                            self._pending.setdefault(ev["seq"], ev)
+                    else:
+                        self._problem("a journal entry that is not an event, skipped: %s"
+                                      % _clip(json.dumps(ev)))
+                self._advance()
+                if self.last_seq == before or not events or reply.get("more") is False:
+                    # done, unless pushed events wait beyond a gap: ask once more for it
+                    if not self._pending or retried:
+                        break
+                    retried = True
+            if self._pending:
+                low = min(self._pending)
+                self._problem("events %d..%d never came: going on from %d"
+                              % (self.last_seq + 1, low - 1, low))
+                self.last_seq = low - 1
+                self._advance()
+            self._need_sync = False
+        finally:
+            self._syncing = False
+
+    def _settle(self):
+        """Say hello and catch up while either is due, across reconnects."""
+        while self._need_handshake or (self._need_sync and self.sync):
+            try:
+                if self._need_handshake:
+                    self._handshake()
+                if self._need_sync and self.sync:
+                    self._catch_up()
+                elif not self.sync:
+                    self._need_sync = False
+            except LinkLost:
+                continue  # reconnected: hello again
+        self._deliver()
+
+    # --- public ----------------------------------------------------------------------------------
+
+    def command(self, cmd, timeout=None, _handshake=False, **args):
+        """Send a command and return the board's reply (a dict). Refused if the board says
+        no; CommandTimeout if it does not answer; LinkLost if the link drops meanwhile."""
+        if not _handshake and not self._syncing:
+            self._settle()
+        self._ids += 1
+        ident = self._ids
+        msg = {"cmd": cmd, "id": ident}
+        msg.update(args)
+        timeout = self.timeout if timeout is None else timeout
+        self._waiting.add(ident)
+        try:
+            self._write(msg)
+            deadline = time.monotonic() + timeout
+            while ident not in self._replies:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise CommandTimeout("%s did not answer %s within %g s (is the bgboard "
+                                         "firmware running?)" % (self.name, cmd, timeout))
+                line = self._read(left, in_command=True)
+                if line is not None:
+                    self._dispatch(line)
+            reply = self._replies.pop(ident)
+        finally:
+            self._waiting.discard(ident)
+            self._replies.pop(ident, None)
+        if not _handshake and not self._syncing:
+            self._settle()
+        if "error" in reply:
+            raise Refused(cmd, reply)
+        return reply
+
+    def poll(self, timeout):
+        """Read lines for `timeout` seconds, delivering events (and reconnecting) as they
+        come; returns the number of lines read."""
+        deadline = time.monotonic() + timeout
+        n = 0
+        while True:
+            self._settle()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return n
+            line = self._read(left)
+            if line is not None:
+                n += 1
+                self._dispatch(line)
+
+    def wait_event(self, timeout):
+        """The next event from the inbox (no on_event callback), waiting up to `timeout`."""
+        deadline = time.monotonic() + timeout
+        while not self.inbox:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self.poll(min(left, 0.1))
+        return self.inbox.popleft()
+
+
+def _clip(text, n=100):
+    text = text.strip()
+    return text if len(text) <= n else text[:n] + "..."

@@ -1,0 +1,191 @@
+"""`bgboard log`: record the board's events into a folder, so that a crash of the host loses
+nothing the board committed.
+
+In DIR:
+- `journal.jsonl`: every event as received, one JSON object per line, appended, flushed and
+  fsync'd before anything else happens; `{"journal": ID, "host": "bgboard X"}` lines say
+  where a board journal begins (its seqs start again after such a line). A torn last line
+  (the host died while writing it) is cut off when the folder is opened again.
+- per match or money session, `match-<journal>-<seq>.mat` / `money-<journal>-<seq>.mat` and
+  the `.sgf` beside it (seq: the `match` event's), rewritten after every event through a
+  temporary file and os.replace, so either the old or the new file is there, whole.
+
+Opening the folder again continues the journal from its last seq (the link asks the board
+for the events after it) and rewrites the current match's files from the journal: a new
+Recorder on the same folder ends with the same files as one uninterrupted run.
+"""
+
+import json
+import os
+
+from bgboard import __version__
+from bgboard.events import build_matches
+from bgboard.matfile import DEFAULT_NAMES, mat_text
+from bgboard.sgf import sgf_text
+
+JOURNAL = "journal.jsonl"
+
+
+class RecorderBusy(OSError):
+    """Another recorder holds the folder."""
+
+
+def _lock(f):
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        return
+    fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def write_atomic(path, text, fsync=True):
+    """Replace `path` with `text` at once (temporary file, fsync, os.replace)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(folder, ".%s.tmp" % os.path.basename(path))
+    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+        f.flush()
+        if fsync:
+            os.fsync(f.fileno())
+    os.replace(tmp, path)
+    if fsync:
+        _fsync_dir(folder)
+
+
+def _fsync_dir(folder):
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class Recorder:
+    """Records into `out_dir`. Give it to a Link as on_event / on_journal (or call
+    `attach(link)`); `last_seq` and `journal` are where the link should start."""
+
+    def __init__(self, out_dir, names=DEFAULT_NAMES, on_problem=None, on_file=None, fsync=True):
+        self.dir = out_dir
+        self.names = names
+        self.on_problem = on_problem
+        self.on_file = on_file  # called with each path (re)written
+        self.fsync = fsync
+        os.makedirs(out_dir, exist_ok=True)
+        self.path = os.path.join(out_dir, JOURNAL)
+        self.journal = None
+        self.last_seq = 0
+        self.current = []  # the events of the match in progress (from its `match` event)
+        self.files = []  # paths written so far
+        self._file = open(self.path, "ab")
+        try:
+            _lock(self._file)
+        except OSError:
+            self._file.close()
+            raise RecorderBusy("%s is being recorded into by another bgboard log" % out_dir)
+        self._load()
+        if self.current:
+            self._write_files()
+
+    # --- the journal file ----------------------------------------------------------------------
+
+    def _problem(self, text):
+        if self.on_problem is not None:
+            self.on_problem(text)
+
+    def _load(self):
+        if not os.path.exists(self.path):
+            return
+        with open(self.path, "rb") as f:
+            data = f.read()
+        if data and not data.endswith(b"\n"):
+            cut = data.rfind(b"\n") + 1
+            self._problem("%s ended in a torn line (%d bytes): cut off; the board sends "
+                          "that event again" % (self.path, len(data) - cut))
+            with open(self.path, "r+b") as f:
+                f.truncate(cut)
+                f.flush()
+                os.fsync(f.fileno())
+            data = data[:cut]
+        for line in data.decode("utf-8", "replace").splitlines():
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(obj, dict):
+                continue
+            if "ev" in obj:
+                seq = obj.get("seq")
+                if isinstance(seq, int) and seq > self.last_seq:
+                    self._take(obj)
+            elif "journal" in obj:
+                if obj["journal"] != self.journal:
+                    self.journal = obj["journal"]
+                    self.last_seq = 0
+                    self.current = []
+
+    def _take(self, ev):
+        if ev.get("ev") == "match":
+            self.current = []
+        self.current.append(ev)
+        self.last_seq = ev["seq"]
+
+    def _append(self, obj):
+        self._file.write(json.dumps(obj, separators=(", ", ": ")).encode() + b"\n")
+        self._file.flush()
+        if self.fsync:
+            os.fsync(self._file.fileno())
+
+    # --- link callbacks ------------------------------------------------------------------------
+
+    def attach(self, link):
+        link.last_seq = self.last_seq
+        link.journal = self.journal
+        link.on_event = self.on_event
+        link.on_journal = self.on_journal
+        return link
+
+    def on_journal(self, journal_id):
+        """A board journal begins (the first one, or the board's history restarted)."""
+        if journal_id == self.journal:
+            return
+        self._append({"journal": journal_id, "host": "bgboard %s" % __version__})
+        self.journal = journal_id
+        self.last_seq = 0
+        self.current = []
+
+    def on_event(self, ev):
+        seq = ev.get("seq")
+        if not isinstance(seq, int) or seq <= self.last_seq:
+            return  # already recorded
+        self._append(ev)
+        self._take(ev)
+        self._write_files()
+
+    # --- the match files -----------------------------------------------------------------------
+
+    def base_name(self, match):
+        kind = "money" if match.length == 0 else "match"
+        return "%s-%s-%06d" % (kind, self.journal if self.journal is not None else "0",
+                               match.first_seq)
+
+    def _write_files(self):
+        matches = build_matches(self.current)
+        if not matches:
+            return
+        match = matches[-1]
+        base = os.path.join(self.dir, self.base_name(match))
+        for path, text in ((base + ".mat", mat_text(match, self.names)),
+                           (base + ".sgf", sgf_text(match, self.names))):
+            write_atomic(path, text, self.fsync)
+            if path not in self.files:
+                self.files.append(path)
+            if self.on_file is not None:
+                self.on_file(path)
+
+    def close(self):
+        self._file.close()

@@ -1,0 +1,192 @@
+"""The files bgboard writes, imported into real GNU Backgammon 1.07 (`/usr/games/gnubg`).
+
+Every .mat of the corpus (conftest.make_corpus: matches of 1 to 15 points and money sessions
+played at random with bgcore, with drops by either side, resignations before and after
+rolling, rolls with no play, beavers, raccoons, Crawford and post-Crawford games) is
+imported with `import mat`, and every SGF with `load match`, all in one gnubg run per format
+(a marker command between files splits the output): no warning may appear and the score
+gnubg shows must be the journal's.
+
+gnubg quirks this relies on or works around (see bgboard.matfile and bgboard.sgf):
+- a 0-point .mat imports with gnubg's own Jacoby setting: the test sets it as the session
+  had it; .mat cannot carry automatic doubles nor a match without the Crawford rule, so
+  those sessions are checked through SGF only;
+- gnubg 1.07's `load match` may drop the first game of a file when it was resigned after
+  at most one checker play (its own saved files too); the next game's MI scores make up for
+  its result, so only the count of games differs (or the score, in a one-game file).
+"""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from bgboard.events import build_matches
+from bgboard.matfile import mat_text
+from bgboard.sgf import sgf_text
+
+GNUBG = "/usr/games/gnubg"
+
+pytestmark = pytest.mark.skipif(not os.path.exists(GNUBG),
+                                reason="GNU Backgammon is not installed (make system-deps)")
+
+MARK = "bgboardcase"
+SCORE = re.compile(r"The score \(after (\d+) games?\) is: White (\d+), Black (\d+)")
+TROUBLE = re.compile(r"not a valid|Invalid move|Unrecognised move|WARNING|[Ww]arning|"
+                     r"Take record|Drop record|Expand move|[Ee]rror|Illegal|Unknown keyword|"
+                     r"No game|unparsable")
+
+
+def run_gnubg(home, jobs):
+    """jobs: [(key, [commands])]; returns {key: gnubg's output for those commands}."""
+    prelude = ["set confirm new off"]
+    if shutil.which("stdbuf"):
+        cmds = list(prelude)
+        for i, (_, lines) in enumerate(jobs):
+            cmds.append("%s%d" % (MARK, i))  # gnubg: "Unknown keyword `bgboardcase3'."
+            cmds += lines
+        out = _gnubg(home, cmds, ["stdbuf", "-oL", "-eL"])
+        parts = re.split(r"Unknown keyword `%s(\d+)'\.?" % MARK, out)
+        found = {int(parts[k]): parts[k + 1] for k in range(1, len(parts), 2)}
+        assert len(found) == len(jobs), "gnubg stopped early:\n" + out[-3000:]
+        return {jobs[i][0]: text for i, text in found.items()}
+    return {key: _gnubg(home, prelude + lines, []) for key, lines in jobs}
+
+
+def _gnubg(home, cmds, prefix):
+    path = os.path.join(home, "cmds")
+    with open(path, "w") as f:
+        f.write("\n".join(cmds) + "\n")
+    return subprocess.run(prefix + [GNUBG, "-t", "-q", "-r", "-c", path],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=300,
+                          env=dict(os.environ, HOME=home)).stdout
+
+
+def final_score(text):
+    found = SCORE.findall(text)
+    assert found, "gnubg showed no score:\n" + text[-1500:]
+    games, white, black = found[-1]
+    return int(games), [int(white), int(black)]
+
+
+def troubles(text):
+    return [ln.strip() for ln in text.splitlines() if TROUBLE.search(ln)]
+
+
+def test_mat_files_import_cleanly_with_the_journals_score(corpus, tmp_path):
+    jobs = []
+    stats = {"matches": 0, "sessions": 0, "games": 0, "plays": 0}
+    seen = set()
+    for case in corpus:
+        if not case.mat_exact:
+            continue
+        (m,) = build_matches(case.events)
+        path = tmp_path / (case.name + ".mat")
+        path.write_text(mat_text(m))
+        cmds = []
+        if m.length == 0:
+            cmds.append("set jacoby %s" % ("on" if case.rules.jacoby else "off"))
+        cmds += ["import mat %s" % path, "show score"]
+        jobs.append((case.name, cmds))
+        stats["matches" if m.length else "sessions"] += 1
+        stats["games"] += len(m.games)
+        for ev in case.events:
+            name = ev["ev"]
+            if name == "play":
+                stats["plays"] += 1
+                if not ev["moves"]:
+                    seen.add("no-play roll")
+            elif name == "drop":
+                seen.add("drop by player %d" % ev["player"])
+            elif name == "result" and ev["how"] == "resigned":
+                seen.add("resigned %d" % ev["level"])
+            elif name in ("beaver", "raccoon"):
+                seen.add(name)
+            elif name == "game" and ev["crawford"]:
+                seen.add("Crawford game")
+        for g in m.games:
+            kinds = [e.kind for e in g.entries]
+            if "roll" in kinds:
+                seen.add("resigned after rolling")
+            if g.score != [0, 0] and m.length and max(g.score) == m.length - 1 \
+                    and not g.crawford and "double" in kinds:
+                seen.add("post-Crawford double")
+    # the corpus must exercise what the format has to say
+    for what in ("no-play roll", "drop by player 0", "drop by player 1", "resigned 1",
+                 "resigned 2", "resigned after rolling", "beaver", "raccoon", "Crawford game",
+                 "post-Crawford double"):
+        assert what in seen, "the corpus has no %s" % what
+    assert stats["games"] > 150 and stats["plays"] > 4000, stats
+
+    outputs = run_gnubg(str(tmp_path), jobs)
+    wrong = []
+    for case in corpus:
+        if not case.mat_exact:
+            continue
+        text = outputs[case.name]
+        bad = troubles(text)
+        games, score = final_score(text)
+        if bad or score != case.match.score:
+            wrong.append("%s: score %s, journal %s; %s" % (case.name, score, case.match.score,
+                                                           bad[:3]))
+        (m,) = build_matches(case.events)
+        assert games == len(m.games), case.name
+    assert not wrong, "\n".join(wrong)
+    print("gnubg imported %(matches)d matches and %(sessions)d money sessions: "
+          "%(games)d games, %(plays)d plays" % stats)
+
+
+def _sgf_quirk(game):
+    """gnubg 1.07 may drop the first game of an SGF file when it was resigned after at most
+    one checker play (its own saved files too)."""
+    r = game.result
+    plays = sum(1 for e in game.entries if e.kind == "move")
+    return r is not None and r["how"] == "resigned" and plays <= 1
+
+
+def test_sgf_files_load_cleanly_with_the_journals_score(corpus, tmp_path):
+    jobs = []
+    for case in corpus:
+        (m,) = build_matches(case.events)
+        path = tmp_path / (case.name + ".sgf")
+        path.write_text(sgf_text(m))
+        jobs.append((case.name, ["load match %s" % path, "show score"]))
+    outputs = run_gnubg(str(tmp_path), jobs)
+    wrong = []
+    quirks = 0
+    for case in corpus:
+        text = outputs[case.name]
+        bad = troubles(text)
+        games, score = final_score(text)
+        (m,) = build_matches(case.events)
+        expected, counted = case.match.score, len(m.games)
+        if _sgf_quirk(m.games[0]) and (games, score) != (counted, expected):
+            # gnubg dropped the first game; the next game's MI scores make up for its result
+            quirks += 1
+            counted -= 1
+            if not counted:
+                expected = list(m.games[0].score)
+                bad = [b for b in bad if b != "No game in progress."]
+        if bad or score != expected or games != counted:
+            wrong.append("%s: %d games %s, expected %d %s; %s" % (
+                case.name, games, score, counted, expected, bad[:3]))
+    assert not wrong, "\n".join(wrong)
+    print("gnubg loaded %d SGF files (%d began with a game gnubg's one-play quirk drops)"
+          % (len(corpus), quirks))
+
+
+def test_gnubg_reads_the_names_and_a_game_in_progress(tmp_path):
+    from eventgen import play_match
+    import random
+
+    events, _ = play_match(random.Random(9), 5)
+    cut = next(i for i, e in enumerate(events) if e["ev"] == "play" and i > 20)
+    (m,) = build_matches(events[:cut + 1])
+    path = tmp_path / "partial.mat"
+    path.write_text(mat_text(m, ("Ann Lee", "Bo")))
+    out = run_gnubg(str(tmp_path), [("p", ["import mat %s" % path, "show score"])])["p"]
+    assert not troubles(out), troubles(out)
+    assert re.search(r"The score \(after \d+ games?\) is: Ann.Lee \d+, Bo \d+", out), out[-500:]
