@@ -92,6 +92,7 @@ testcode: $(BIN)/.installed
 bench: bytecode
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=64K tests/bench/bench_core.py
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=160K tests/bench/bench_sensing.py
+	MICROPYPATH=build/bytecode $(MPY) -X heapsize=192K tests/bench/bench_board.py
 
 clean:
 	rm -rf $(VENV) typings build

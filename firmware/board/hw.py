@@ -85,9 +85,10 @@ class SerialLink:
 class Leds:
     """The WS2812 chain."""
 
-    def show(self, rgb):
+    def show(self, rgb, scale=256):
         """Send a frame: rgb is a bytearray of 3 bytes (red, green, blue) per LED in chain
-        order, reused from frame to frame (copy what you keep)."""
+        order, reused from frame to frame (copy what you keep); each value goes out as
+        value * scale >> 8 (scale 256: as it is), which keeps the current under the cap."""
         raise NotImplementedError
 
 

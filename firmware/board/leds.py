@@ -1,7 +1,7 @@
 # What the LEDs show: legal destinations while a checker is lifted, the origin, errors, what
 # must be restored, the dice. Draws into a preallocated frame in logical places (points,
-# bar, trays, dice) and sends it through the chain table of hardware/pinmap.json, scaled by
-# brightness and held under a total-current cap (a USB port gives a few hundred mA).
+# bar, trays, dice) through the chain table of hardware/pinmap.json, at the brightness set,
+# and holds the whole under a current cap (a USB port gives a few hundred mA).
 
 from board.tracker import HIT_WAIT, ILLEGAL, LIFTED, RESTORE
 
@@ -46,20 +46,21 @@ class Renderer:
         self.map = ledmap
         self.brightness = brightness
         self.cap_ma = cap_ma
-        self.frame = bytearray(3 * ledmap.count)  # what is drawn
-        self._out = bytearray(3 * ledmap.count)  # what is sent: scaled, reused
+        self.frame = bytearray(3 * ledmap.count)  # what is drawn, brightness applied
+        self._zero = bytes(3 * ledmap.count)
         self.scale = 0  # the last frame's overall scale, 0..256 (256: brightness alone)
 
     def clear(self):
-        f = self.frame
-        for i in range(len(f)):
-            f[i] = 0
+        self.frame[:] = self._zero
 
     def set(self, index, rgb):
+        """Colour of one LED, at the renderer's brightness (only lit LEDs cost time)."""
+        k = self.brightness
+        f = self.frame
         i = 3 * index
-        self.frame[i] = rgb[0]
-        self.frame[i + 1] = rgb[1]
-        self.frame[i + 2] = rgb[2]
+        f[i] = rgb[0] * k // 255
+        f[i + 1] = rgb[1] * k // 255
+        f[i + 2] = rgb[2] * k // 255
 
     def point(self, side, point, rgb):
         """Light a place in `side`'s own numbering: 1..24 a point, 25 its bar, 0 its tray."""
@@ -109,23 +110,17 @@ class Renderer:
             self.point(s, p, EXTRA)
 
     def show(self):
-        """Scale by brightness, cap the current, send. Returns the estimated mA."""
+        """Send the frame with the scale that keeps it under the cap (the driver applies it
+        while copying into the chain's buffer, which it does anyway). Returns the estimated
+        mA."""
         f = self.frame
-        total = 0
-        for v in f:
-            total += v
         m = self.map
         n = m.count
-        # mA = idle + sum(channel * brightness / 255) * ma_per_channel / 255
-        lit = total * self.brightness * m.ma_per_channel // (255 * 255)
+        lit = sum(f) * m.ma_per_channel // 255  # mA of the lit channels; sum() runs in C
         budget = self.cap_ma - n * m.ma_idle
         scale = 256
         if lit > budget:
             scale = max(0, budget) * 256 // lit
         self.scale = scale
-        k = self.brightness * scale // 256
-        out = self._out
-        for i in range(3 * n):
-            out[i] = f[i] * k // 255
-        self.leds.show(out)
+        self.leds.show(f, scale)
         return n * m.ma_idle + lit * scale // 256

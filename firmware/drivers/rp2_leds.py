@@ -17,13 +17,13 @@ class Rp2Leds:
         self._g = order.index("G")
         self._b = order.index("B")
 
-    def show(self, rgb):
+    def show(self, rgb, scale=256):
         buf = self._np.buf
         r = self._r
         g = self._g
         b = self._b
-        for i in range(0, 3 * self.count, 3):
-            buf[i + r] = rgb[i]
-            buf[i + g] = rgb[i + 1]
-            buf[i + b] = rgb[i + 2]
+        for i in range(0, 3 * self.count, 3):  # colour order and current cap in one pass
+            buf[i + r] = rgb[i] * scale >> 8
+            buf[i + g] = rgb[i + 1] * scale >> 8
+            buf[i + b] = rgb[i + 2] * scale >> 8
         self._np.write()

@@ -12,8 +12,12 @@ class SimLeds:
         self.shown = bytearray(3 * n)
         self.frames = 0
 
-    def show(self, rgb):
+    def show(self, rgb, scale=256):
         self.shown[:] = rgb
+        if scale != 256:
+            shown = self.shown
+            for i in range(len(shown)):
+                shown[i] = shown[i] * scale >> 8
         self.frames += 1
 
     def pixel(self, i):
