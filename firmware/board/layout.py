@@ -20,6 +20,8 @@
 # bar fills its 4 slots the same way. People do not always stack like this: compare a point
 # by its codes' sum against its count (a 3 means "3 or more"), not slot by slot.
 
+from array import array
+
 POINTS = 24
 POINT_SLOTS = 5
 BAR_SLOTS = 4  # per colour
@@ -170,3 +172,13 @@ def slot_table(sensors, channels=16):
     if len(set(index)) != SLOTS:
         raise ValueError("pin map: two slots share a sensor channel")
     return [(i // channels, i % channels) for i in index]
+
+
+def filled(code, n, value=0):
+    """array(code) of n values, made without a temporary list (the heap is small and
+    fragments)."""
+    a = array(code, bytes(n * (1 if code in "bB" else 2 if code in "hH" else 4)))
+    if value:
+        for i in range(n):
+            a[i] = value
+    return a

@@ -14,22 +14,13 @@
 
 from array import array
 
-from board.layout import SLOTS, neighbour_table
+from board.layout import SLOTS, filled, neighbour_table
 
 MID = 2048  # the zero level: VCC/2 on the 12-bit ADC
 _LOW = -32768
 _HIGH = 32767
 Q = 4096  # gains are in 1/4096
 HYSTERESIS = 8  # counts
-
-
-def _filled(code, n, value=0):
-    # array(code) of n values, without a temporary list (the heap is small and fragments).
-    a = array(code, bytes(n * (1 if code in "bB" else 2 if code in "hH" else 4)))
-    if value:
-        for i in range(n):
-            a[i] = value
-    return a
 
 
 class Field:
@@ -105,7 +96,7 @@ class Field:
 
     def _build(self, kernels, table):
         # Neighbour fields in 1/16 count: kv[7 * k + 3 + code] for a neighbour showing code.
-        kv = _filled("h", 7 * len(kernels))
+        kv = filled("h", 7 * len(kernels))
         for k in range(len(kernels)):
             for n in (1, 2, 3):
                 q = int(kernels[k][n - 1] * 16 + 0.5 * (1 if kernels[k][n - 1] >= 0 else -1))
@@ -116,7 +107,7 @@ class Field:
         self.kv = kv
         # Who sees slot s: rv_slot[rv_first[s]:rv_first[s + 1]], each with its kernel's
         # offset 7 k + 3 in rv_kv. When s changes code, their corrections change.
-        first = _filled("H", SLOTS + 1)
+        first = filled("H", SLOTS + 1)
         n = 0
         for s in range(SLOTS):
             row = table[s]
@@ -134,7 +125,7 @@ class Field:
         self.npairs = n
         self.rv_first = first
         self.rv_slot = rv = bytearray(n)
-        self.rv_kv = rv_kv = _filled("H", n)
+        self.rv_kv = rv_kv = filled("H", n)
         fill = array("H", first)
         for s in range(SLOTS):
             row = table[s]
@@ -161,23 +152,23 @@ class Sensing:
                  stable_ms=150, rezero_slots=16, rezero_shift=6, rezero_step=8):
         self.field = field if field is not None else Field()
         self.stable_ms = stable_ms
-        self.frame = _filled("b", SLOTS)  # stable codes
-        self.level = _filled("b", SLOTS)  # this scan's codes (before debounce)
+        self.frame = filled("b", SLOTS)  # stable codes
+        self.level = filled("b", SLOTS)  # this scan's codes (before debounce)
         self.changed = bytearray(SLOTS)
         self.nchanged = 0
         self._clock = clock
         self._t = clock.ticks_ms()
-        self._elapsed = _filled("h", SLOTS)  # ms a pending code has held
+        self._elapsed = filled("h", SLOTS)  # ms a pending code has held
         self._pending = bytearray(SLOTS)  # slots whose code may differ from the stable one
         self._ispending = bytearray(SLOTS)
         self._npending = 0
-        self._lo = _filled("h", SLOTS)
-        self._hi = _filled("h", SLOTS)
-        self._acc = _filled("i", SLOTS)  # neighbours' field at the slot, 1/16 count
-        self._corr = _filled("h", SLOTS)  # the same in raw counts (gain applied)
-        self._off = _filled("i", SLOTS)  # zero level, tracked, in 1/256 count
-        self._zero = _filled("h", SLOTS)  # zero level the window uses (within 1 count)
-        self._gain = _filled("h", SLOTS, Q)
+        self._lo = filled("h", SLOTS)
+        self._hi = filled("h", SLOTS)
+        self._acc = filled("i", SLOTS)  # neighbours' field at the slot, 1/16 count
+        self._corr = filled("h", SLOTS)  # the same in raw counts (gain applied)
+        self._off = filled("i", SLOTS)  # zero level, tracked, in 1/256 count
+        self._zero = filled("h", SLOTS)  # zero level the window uses (within 1 count)
+        self._gain = filled("h", SLOTS, Q)
         if gains is not None:
             for s in range(SLOTS):
                 self._gain[s] = gains[s]
@@ -404,10 +395,10 @@ def calibrate(raw_frames, rail=16, noise=12, spread=300):
     noisier than noise counts RMS, or with a zero level more than spread counts from
     mid-scale (often: a checker left on the board). Faulty slots get offset MID."""
     first = None
-    total = _filled("i", SLOTS)
+    total = filled("i", SLOTS)
     squares = [0] * SLOTS
-    low = _filled("h", SLOTS, _HIGH)
-    high = _filled("h", SLOTS, _LOW)
+    low = filled("h", SLOTS, _HIGH)
+    high = filled("h", SLOTS, _LOW)
     n = 0
     for f in raw_frames:
         if first is None:
@@ -424,7 +415,7 @@ def calibrate(raw_frames, rail=16, noise=12, spread=300):
         n += 1
     if first is None or n < 2:
         raise ValueError("calibrate needs at least 2 frames")
-    offsets = _filled("h", SLOTS, MID)
+    offsets = filled("h", SLOTS, MID)
     faulty = []
     for s in range(SLOTS):
         mean = first[s] + (2 * total[s] + n) // (2 * n)

@@ -14,22 +14,14 @@
 
 from array import array
 
-from board.layout import SLOTS, heights_from_counts, neighbour_table
+from board.layout import SLOTS, filled, heights_from_counts, neighbour_table
+from sim.rng import Rng
 
 MID = 2048
 PERIOD = 1 << 30  # ticks_ms wraps here on a Pico
-_M32 = 0xFFFFFFFF
 _NOISE_MASK = 255  # noise table of 256 samples
 # Counts of a stack of h checkers on the slot itself, h = 0..15.
 _STEPS = (860, 177, 61) + (10,) * 12
-
-
-def _filled(code, n, value=0):
-    a = array(code, bytes(n * (1 if code in "bB" else 2 if code in "hH" else 4)))
-    if value:
-        for i in range(n):
-            a[i] = value
-    return a
 
 
 class SimClock:
@@ -66,23 +58,23 @@ class SensorModel:
     def __init__(self, clock, seed=1, noise=3.0, offset_spread=40, gain_spread=0.02,
                  drift=0, drift_hours=3.0, kernels=None, table=None, steps=_STEPS):
         self._clock = clock
-        self._x = (seed * 2654435761 + 12345) & _M32 or 1
+        self._rng = Rng(seed)
         # Gaussian-ish noise samples: four uniform bytes summed (SD 147.8), centred. First,
         # while the heap still has room in one piece.
-        self._noise = _filled("h", _NOISE_MASK + 1)
+        self._noise = filled("h", _NOISE_MASK + 1)
         for i in range(_NOISE_MASK + 1):
             x = self._next()
             self._noise[i] = (x & 255) + ((x >> 8) & 255) + ((x >> 16) & 255) + (x >> 24) - 510
-        field = _filled("i", 16)
+        field = filled("i", 16)
         for h in range(1, 16):
             field[h] = field[h - 1] + int(steps[min(h, len(steps)) - 1] + 0.5)
         self._field = field
         self.heights = array("b", bytes(SLOTS))
-        self.zero = _filled("h", SLOTS)
-        self.gains = _filled("h", SLOTS)  # sensitivity in 1/4096
-        self._amp = _filled("h", SLOTS)
-        self._period = _filled("i", SLOTS, 1)  # seconds
-        self._phase = _filled("i", SLOTS)
+        self.zero = filled("h", SLOTS)
+        self.gains = filled("h", SLOTS)  # sensitivity in 1/4096
+        self._amp = filled("h", SLOTS)
+        self._period = filled("i", SLOTS, 1)  # seconds
+        self._phase = filled("i", SLOTS)
         g = int(gain_spread * 4096)
         for s in range(SLOTS):
             self.zero[s] = MID + self._uniform(offset_spread)
@@ -92,8 +84,8 @@ class SensorModel:
             p = max(2, p // 2 + self._rand(p + 1))
             self._period[s] = p
             self._phase[s] = self._rand(p)
-        self._nq = _filled("i", SLOTS, self._noise_q(noise))
-        self._stuck = _filled("h", SLOTS, -1)
+        self._nq = filled("i", SLOTS, self._noise_q(noise))
+        self._stuck = filled("h", SLOTS, -1)
         if kernels is None and table is None:
             kernels, table = neighbour_table()
         if kernels is None or table is None or len(table) != SLOTS:
@@ -101,21 +93,21 @@ class SensorModel:
         # Neighbour field in 1/16 count of a stack of h = 0..15 white checkers, per kernel.
         self._kernels = []
         for kern in kernels:
-            row = _filled("h", 16)
+            row = filled("h", 16)
             for h in range(1, 16):
                 row[h] = int(kern[min(h, len(kern)) - 1] * 16)
             self._kernels.append(row)
         # The table flattened into arrays (128 lists of pairs take ten times the RAM):
         # slot s's neighbours are _nb_other/_nb_kernel[_nb_first[s]:_nb_first[s + 1]].
-        first = _filled("H", SLOTS + 1)
+        first = filled("H", SLOTS + 1)
         n = 0
         for s in range(SLOTS):
             first[s] = n
             n += len(table[s]) // 2
         first[SLOTS] = n
         self._nb_first = first
-        self._nb_other = _filled("B", n)
-        self._nb_kernel = _filled("B", n)
+        self._nb_other = filled("B", n)
+        self._nb_kernel = filled("B", n)
         for s in range(SLOTS):
             row = table[s]
             for j in range(0, len(row), 2):
@@ -123,8 +115,8 @@ class SensorModel:
                 self._nb_other[i] = row[j]
                 self._nb_kernel[i] = row[j + 1]
         self._dirty = False
-        self._base = _filled("h", SLOTS)
-        self.drift = _filled("h", SLOTS)
+        self._base = filled("h", SLOTS)
+        self.drift = filled("h", SLOTS)
         self._ms = 0  # simulated time since creation
         self._last = clock.ticks_ms()
         self._drift_s = -1
@@ -136,12 +128,7 @@ class SensorModel:
         return int(rms * 65536 / 147.8 + 0.5)
 
     def _next(self):
-        x = self._x
-        x ^= (x << 13) & _M32
-        x ^= x >> 17
-        x ^= (x << 5) & _M32
-        self._x = x
-        return x
+        return self._rng.next32()
 
     def _rand(self, n):
         return self._next() % n if n > 0 else 0

@@ -8,6 +8,7 @@ import time
 
 from board.journal import Journal, Resync
 from board.storage import FlashStorage
+from board_support import rmtree, tmpdir
 from faulty_storage import FaultyStorage, PowerCut
 
 
@@ -21,25 +22,9 @@ def raises(exc_type, fn, *args, **kwargs):
     raise AssertionError("%s did not raise %s" % (fn, exc_type.__name__))
 
 
-def _tmpdir():
-    t = time.ticks_ms() if hasattr(time, "ticks_ms") else int(time.time() * 1000)  # type: ignore[attr-defined]
-    while True:
-        path = "/tmp/bgboard-journal-%d-%d" % (t, random.getrandbits(30))
-        try:
-            os.mkdir(path)
-            return path
-        except OSError:
-            pass
-
-
 def _clear(path):
     for name in os.listdir(path):
         os.remove(path + "/" + name)
-
-
-def _rmtree(path):
-    _clear(path)
-    os.rmdir(path)
 
 
 def _event(i):
@@ -81,7 +66,7 @@ def _put(path, data, name="journal"):
 
 
 def test_append_since_last_seq():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         j = Journal(FlashStorage(d))
         assert j.status == "new" and j.last_seq == 0 and j.first_seq == 1
@@ -100,11 +85,11 @@ def test_append_since_last_seq():
         assert snap is None
         _check_events(list(events), 1, 5)
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_reopen_after_clean_shutdown():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         j = Journal(d)  # a folder name is enough
         for i in range(1, 4):
@@ -117,11 +102,11 @@ def test_reopen_after_clean_shutdown():
         _check_events(list(j.since(0)), 1, 4)
         assert sorted(os.listdir(d)) == ["journal"]
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_event_checks():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         j = Journal(FlashStorage(d), max_bytes=1000)
         raises(ValueError, j.append, {"seq": 3})
@@ -133,11 +118,11 @@ def test_event_checks():
         ev = list(j.since(0))[0]
         assert ev == {"t": "ünïcode\nline", "l": [1, [2, {"a": None}]], "b": True, "seq": 1}
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_compact_recover_and_resync():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         j = Journal(FlashStorage(d), keep=3)
         for i in range(1, 11):
@@ -163,11 +148,11 @@ def test_compact_recover_and_resync():
         assert snap == _state(12) and list(events) == []
         assert j.append(_event(13)) == 13
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_compaction_keeps_only_what_fits():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         j = Journal(FlashStorage(d), max_bytes=1000, keep=100)
         for i in range(1, 9):
@@ -178,11 +163,11 @@ def test_compaction_keeps_only_what_fits():
         raises(ValueError, j.compact, {"big": "x" * 600})  # a snapshot over half the budget
         assert Journal(FlashStorage(d), max_bytes=1000).recover()[0] == _state(8)
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_size_bounded_over_thousands_of_events():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         st = FlashStorage(d)
         state = {"k": 0}
@@ -212,11 +197,11 @@ def test_size_bounded_over_thousands_of_events():
         print("journal: %d events, %d compactions, largest file %d bytes (budget 32768)"
               % (n, compactions, biggest))
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_no_callback_needs_compact_then_full():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         j = Journal(FlashStorage(d), max_bytes=1000)
         i = 0
@@ -237,11 +222,11 @@ def test_no_callback_needs_compact_then_full():
         assert not j.needs_compact
         assert j.append(_event(i + 1)) == i + 1
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_failing_snapshot_does_not_lose_the_event():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         def bad():
             raise RuntimeError("no state")
@@ -252,11 +237,11 @@ def test_failing_snapshot_does_not_lose_the_event():
         assert isinstance(j.compact_error, RuntimeError)
         _check_events(list(Journal(FlashStorage(d), max_bytes=1000).since(0)), 1, 14)
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_torn_tail_ignored_and_repaired():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         j = Journal(FlashStorage(d))
         for i in range(1, 6):
@@ -275,11 +260,11 @@ def test_torn_tail_ignored_and_repaired():
         assert j.status == "ok"
         _check_events(list(j.since(0)), 1, 6)
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_corrupt_line_in_the_middle():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         j = Journal(FlashStorage(d))
         for i in range(1, 6):
@@ -294,12 +279,12 @@ def test_corrupt_line_in_the_middle():
         _check_events(list(j.since(0)), 1, 2)
         assert j.append(_event(3)) == 3
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_lost_events_under_the_snapshot():
     # The snapshot is intact but events it covers are damaged: resume from the snapshot.
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         j = Journal(FlashStorage(d), keep=5)
         for i in range(1, 9):
@@ -313,11 +298,11 @@ def test_lost_events_under_the_snapshot():
         assert snap == _state(8) and list(events) == []
         assert j.append(_event(9)) == 9
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_garbage_starts_empty_with_status():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         rng = random.getrandbits
         garbage = [
@@ -350,11 +335,11 @@ def test_garbage_starts_empty_with_status():
             assert j.append(_event(1)) == 1
             assert Journal(FlashStorage(d)).status == "ok"
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_leftover_rewrite_is_removed():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         j = Journal(FlashStorage(d))
         j.append(_event(1))
@@ -363,7 +348,7 @@ def test_leftover_rewrite_is_removed():
         assert j.status == "ok" and j.last_seq == 1
         assert sorted(os.listdir(d)) == ["journal"]
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 # -- power cuts -------------------------------------------------------------------------
@@ -425,7 +410,7 @@ def _new_log():
 
 
 def test_power_cut_at_every_step():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         clean = FaultyStorage(d)
         log = _new_log()
@@ -447,11 +432,11 @@ def test_power_cut_at_every_step():
         print("power cut at %d steps (%d compactions) in %.1f s"
               % (total + 1, compactions, time.time() - t0))
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_power_cut_while_repairing_a_torn_tail():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         j = Journal(FlashStorage(d), max_bytes=_CUT_MAX, keep=_CUT_KEEP)
         for i in range(1, 7):
@@ -472,11 +457,11 @@ def test_power_cut_while_repairing_a_torn_tail():
             log = {"done": 6, "trying": 6, "snaps": [0]}
             _verify_after_cut(d, log)
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_power_cut_while_setting_a_corrupt_journal_aside():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         garbage = b"\x00\x01 not a journal \xfe\n" * 20
         clean = FaultyStorage(d)
@@ -498,11 +483,11 @@ def test_power_cut_while_setting_a_corrupt_journal_aside():
             assert j.append(_event(1)) == 1
             assert Journal(FlashStorage(d), max_bytes=_CUT_MAX).last_seq == 1
     finally:
-        _rmtree(d)
+        rmtree(d)
 
 
 def test_flash_storage():
-    d = _tmpdir()
+    d = tmpdir("bgboard-journal")
     try:
         st = FlashStorage(d + "/")
         assert st.read("a") is None and st.size("a") is None
@@ -536,4 +521,4 @@ def test_flash_storage():
         sub.remove("x")
         os.rmdir(d + "/sub")
     finally:
-        _rmtree(d)
+        rmtree(d)
