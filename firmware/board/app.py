@@ -16,6 +16,7 @@ FIRMWARE = "0.1.0"
 SCAN_MS = 10
 CALIBRATION = "calibration.json"
 JOURNAL_PAGE = 6  # events per reply to "journal": a reply line stays about 1 KB
+JOURNAL_BYTES = 32768  # the journal's budget on flash
 
 
 class Hardware:
@@ -37,14 +38,15 @@ class Hardware:
 
 
 class App:
-    def __init__(self, hw, buffer):
-        """buffer: a preallocated array of 128 raw readings (array('H', ...))."""
+    def __init__(self, hw, buffer, journal_bytes=JOURNAL_BYTES):
+        """buffer: a preallocated array of 128 raw readings (array('H', ...)); journal_bytes:
+        the journal's budget on flash (board.journal.Journal's max_bytes)."""
         self.hw = hw
         self.raw = buffer
         self.offsets, self.faulty = self._load_calibration()
         self.sensing = Sensing(hw.clock, hw.field, self.offsets, disabled=self.faulty)
         self.sensed = Sensed()
-        self.journal = Journal(hw.storage)
+        self.journal = Journal(hw.storage, max_bytes=journal_bytes)
         leds = hw.pinmap["leds"]
         cap = leds["current"]["cap_ma_usb"]
         self.renderer = Renderer(hw.leds, LedMap(leds), leds["brightness_default"], cap)
@@ -53,10 +55,12 @@ class App:
         self.pending_calibration = None
 
     def start(self):
-        """Power-up: resume the match from the journal, say hello."""
-        self.board.resume()
+        """Power-up: resume the match from the journal, say hello. Returns the events
+        replayed."""
+        n = self.board.resume()
         self.protocol.send(self.protocol.hello())
         self.board.draw()
+        return n
 
     def info(self):
         return {"journal": self.journal.id, "seq": self.journal.last_seq}

@@ -33,8 +33,7 @@ class Autoplay:
         self.cuts = 0
         self.resumed_wrong = 0
         self.games = 0
-        vb.emit = self.on_message
-        vb.board.emit = self.on_message
+        vb.emit = self.on_message  # the board's messages reach it through vb
 
     # --- watching what the board commits ---------------------------------------------------------
 
@@ -176,7 +175,6 @@ class Autoplay:
         self.intended = None
         journal = self.journal_factory() if self.journal_factory else None
         self.vb.power_up(journal)
-        self.vb.board.emit = self.on_message
         if self.committed is not None and _plain(self.vb.board.snapshot()) != self.committed:
             self.resumed_wrong += 1
         self.restore()

@@ -18,10 +18,15 @@ SCAN_MS = 20
 
 class VirtualBoard:
     """Hardware and logic wired together. `journal` (board.journal.Journal) and `renderer`
-    (board.leds.Renderer) are optional; `emit` receives the board's messages."""
+    (board.leds.Renderer) are optional; `emit` receives the board's messages.
+
+    `app`, if given, is a factory app(vb) returning a board.app.App on this board's clock,
+    sensor model and dice (the firmware application: its own sensing, journal and serial
+    protocol); the board is then the App's, and scan() runs the App's loop (scan, serial,
+    buttons, time). The board's messages go to the App's link and to `emit`."""
 
     def __init__(self, seed=1, clumsy=20, noise=3.0, journal=None, renderer=None, emit=None,
-                 scan_ms=SCAN_MS):
+                 scan_ms=SCAN_MS, app=None):
         self.clock = SimClock()
         self.scan_ms = scan_ms
         self.model = SensorModel(self.clock, seed=seed, noise=noise)
@@ -34,6 +39,8 @@ class VirtualBoard:
         self.hands = Hands(self.table, Rng(seed * 7 + 2), clumsy)
         self.renderer = renderer
         self.emit = emit
+        self.make_app = app
+        self.app = None
         self.power_up(journal)
 
     def power_up(self, journal=None):
@@ -42,16 +49,32 @@ class VirtualBoard:
         for name in ("board", "sensing", "sensed"):  # RAM is lost with the power
             if hasattr(self, name):
                 delattr(self, name)
+        self.app = None
         gc.collect()
+        if self.make_app is not None:
+            self.app = self.make_app(self)
+            self.board = self.app.board
+            self.board.emit = self._emit
+            return self.app.start()
         self.sensing = Sensing(self.clock, offsets=self.offsets,
                                disabled=[s for s, _ in self.faulty])
         self.sensed = Sensed()
-        self.board = Board(self.clock, self.dice, journal, self.renderer, self.emit)
+        self.board = Board(self.clock, self.dice, journal, self.renderer, self._emit)
         return self.board.resume()
+
+    def _emit(self, msg):
+        if self.app is not None:
+            self.app.protocol.send(msg)
+        if self.emit is not None:
+            self.emit(msg)
 
     def scan(self):
         """One scan period: read the sensors, tell the board what changed, let time pass."""
         self.clock.advance(self.scan_ms)
+        if self.app is not None:
+            self.app.scan()
+            self.app.step()
+            return
         self.model.read_into(self.buf)
         if self.sensing.scan(self.buf):
             self.sensed.read(self.sensing.frame)
