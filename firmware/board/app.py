@@ -6,11 +6,12 @@ import json
 
 from board.controller import Board
 from board.journal import Journal, Resync
+from board.layout import SLOTS, heights_from_counts
 from board.leds import LedMap, Renderer
 from board.protocol import CommandError, Protocol
 from board.sensing import Sensing, calibrate, frames
 from board.tracker import Sensed
-from bgcore import Rules
+from bgcore import Position, Rules
 
 FIRMWARE = "0.1.0"
 SCAN_MS = 10
@@ -43,8 +44,8 @@ class App:
         the journal's budget on flash (board.journal.Journal's max_bytes)."""
         self.hw = hw
         self.raw = buffer
-        self.offsets, self.faulty = self._load_calibration()
-        self.sensing = Sensing(hw.clock, hw.field, self.offsets, disabled=self.faulty)
+        self.offsets, self.faulty, self.gains = self._load_calibration()
+        self.sensing = self._sensing()
         self.sensed = Sensed()
         self.journal = Journal(hw.storage, max_bytes=journal_bytes)
         leds = hw.pinmap["leds"]
@@ -166,31 +167,77 @@ class App:
         self.board.draw()
         return {"leds": r.map.count, "ma": ma}
 
+    def _sensing(self):
+        return Sensing(self.hw.clock, self.hw.field, self.offsets, self.gains,
+                       disabled=self.faulty)
+
     def _calibrate(self, step):
+        """empty: zero levels of the empty board; checkers: with the starting position set
+        up, the sensitivity of the 30 slots holding one checker each; save: store both."""
         if step == "empty":
             offsets, faulty = calibrate(frames(self.hw.scanner, self.raw, 32))
-            self.pending_calibration = (offsets, [s for s, _ in faulty])
+            self.offsets = list(offsets)
+            self.faulty = [s for s, _ in faulty]
+            self.gains = None
+            self.sensing = self._sensing()
+            self.pending_calibration = True
             return {"faulty": [[s, why] for s, why in faulty]}
+        if step == "checkers":
+            return self._calibrate_gains()
         if step == "save":
-            if self.pending_calibration is None:
+            offsets = self.offsets
+            if not self.pending_calibration or offsets is None:
                 raise CommandError("calibrate: measure the empty board first (step empty)")
-            offsets, faulty = self.pending_calibration
-            self.hw.storage.write(CALIBRATION, json.dumps(
-                {"offsets": list(offsets), "faulty": faulty}).encode())
-            self.offsets, self.faulty = list(offsets), faulty
-            self.sensing = Sensing(self.hw.clock, self.hw.field, self.offsets,
-                                   disabled=self.faulty)
+            self.hw.storage.write(CALIBRATION, json.dumps({
+                "offsets": offsets, "faulty": self.faulty,
+                "gains": list(self.gains) if self.gains else None}).encode())
             self.pending_calibration = None
-            return {"saved": len(self.offsets)}
-        raise CommandError("calibrate: step is empty or save, not %r" % step)
+            return {"saved": len(offsets)}
+        raise CommandError("calibrate: step is empty, checkers or save, not %r" % step)
+
+    def _calibrate_gains(self, n=16):
+        start = Position.initial()
+        heights = heights_from_counts(start.mover, start.opponent)
+        s = self.sensing
+        singles = [slot for slot in range(SLOTS) if heights[slot] in (1, -1)
+                   and slot not in self.faulty]
+        right = 0
+        for slot in range(SLOTS):
+            if heights[slot] == 0 and s.frame[slot]:
+                raise CommandError("calibrate: slot %d should be empty in the starting "
+                                   "position" % slot)
+            if slot in singles and s.frame[slot] == heights[slot]:
+                right += 1
+        if right < len(singles) * 3 // 4:  # a weak sensor may miss its checker: not many
+            raise CommandError("calibrate: set up the starting position first (%d of %d "
+                               "slots show their checker)" % (right, len(singles)))
+        total = [0] * SLOTS
+        for _ in range(n):
+            self.scan()  # keeps the neighbour corrections current
+            for slot in singles:
+                total[slot] += s.value(slot, self.raw[slot]) * heights[slot]
+        level = s.field.levels[0]
+        gains = list(self.gains) if self.gains else [4096] * SLOTS
+        suspect = []
+        for slot in singles:
+            seen = total[slot] * gains[slot] // (n * 4096)  # counts at gain 1
+            if seen < level // 2:
+                suspect.append([slot, "one checker reads %d counts, about %d expected"
+                                % (seen, level)])
+            else:
+                gains[slot] = seen * 4096 // level
+        self.gains = gains
+        self.sensing = self._sensing()
+        self.pending_calibration = True
+        return {"measured": len(singles), "suspect": suspect}
 
     def _load_calibration(self):
         data = self.hw.storage.read(CALIBRATION)
         if data:
             try:
                 saved = json.loads(data)
-                return saved["offsets"], saved["faulty"]
+                return saved["offsets"], saved["faulty"], saved.get("gains")
             except (ValueError, KeyError):
                 pass  # a broken file: uncalibrated, as new
-        return None, []
+        return None, [], None
 

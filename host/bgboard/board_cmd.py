@@ -289,8 +289,9 @@ def new_money(port, **opts):
 @click.option("--yes", "-y", is_flag=True, help="Do not wait for Enter: the board is ready.")
 @click.option("--no-save", is_flag=True, help="Measure and report, but do not store.")
 def calibrate(port, yes, no_save):
-    """Calibrate the sensors: with the board empty, measure every slot's zero level, report
-    slots that look faulty, check the result, and store it on the board."""
+    """Calibrate the sensors: with the board empty, measure every slot's zero level and
+    report slots that look faulty; with the starting position set up, measure the
+    sensitivity of the slots holding a checker; store the result on the board."""
     progress = {"last": None}
 
     def on_live(msg):
@@ -303,20 +304,20 @@ def calibrate(port, yes, no_save):
     link = open_link(port, timeout=60.0, on_live=on_live)
     _connect(link)
     try:
-        click.echo("Step 1 of 3: take every checker off the board (the tray too) and keep "
+        click.echo("Step 1 of 4: take every checker off the board (the tray too) and keep "
                    "magnets and phones away.")
         if not yes:
             click.prompt("Press Enter when the board is empty", default="", show_default=False,
                          prompt_suffix=" ")
         click.echo("Measuring the empty board...")
         reply = link.command("calibrate", step="empty")
-        faulty = reply.get("faulty") or []
+        faulty = [f[0] if isinstance(f, list) else f for f in reply.get("faulty") or []]
         if faulty:
             click.echo("Slots that look faulty: %s (check their sensors and wiring)"
                        % ", ".join(str(s) for s in faulty))
         else:
             click.echo("Every slot reads as expected.")
-        click.echo("Step 2 of 3: checking what the board now sees...")
+        click.echo("Step 2 of 4: checking what the board now sees...")
         dump = link.command("dump")
         codes = dump.get("codes") or []
         seen = [i for i, c in enumerate(codes) if c]
@@ -325,10 +326,22 @@ def calibrate(port, yes, no_save):
                        "calibrate again" % ", ".join(str(i) for i in seen[:32]))
         else:
             click.echo("The empty board reads as empty.")
+        click.echo("Step 3 of 4: set up the starting position, one checker per slot from the "
+                   "edge of each point (2, 3 or 5 checkers in a row).")
+        if not yes:
+            click.prompt("Press Enter when the checkers stand", default="", show_default=False,
+                         prompt_suffix=" ")
+        click.echo("Measuring one checker on each of 30 slots...")
+        reply = link.command("calibrate", step="checkers")
+        suspect = reply.get("suspect") or []
+        for slot, why in suspect:
+            click.echo("Slot %s: %s (check the magnet, the sensor's height, its wiring)"
+                       % (slot, why))
+        click.echo("%d slots measured, %d suspect." % (reply.get("measured", 0), len(suspect)))
         if no_save:
-            click.echo("Step 3 of 3: not stored (--no-save).")
+            click.echo("Step 4 of 4: not stored (--no-save).")
             return
-        click.echo("Step 3 of 3: storing the calibration on the board...")
+        click.echo("Step 4 of 4: storing the calibration on the board...")
         link.command("calibrate", step="save")
         click.echo("Calibration stored.%s" % (" Faulty slots: %s."
                                                % ", ".join(str(s) for s in faulty)

@@ -3,7 +3,9 @@ import gc
 import json
 from array import array
 
+from bgcore import Position
 from board.app import CALIBRATION, JOURNAL_PAGE, App, Hardware
+from board.layout import heights_from_counts
 from board.storage import FlashStorage
 from board_support import rmtree, tmpdir
 from sim.devices import LineLink, SimButtons, SimLeds
@@ -117,3 +119,26 @@ def test_dump_shows_raw_and_classified_sensors(rig, path):
 def test_led_test_lights_everything_within_the_current_cap(rig, path):
     reply = rig.ask({"cmd": "ledtest"})[0]
     assert reply["leds"] == 152 and reply["ma"] <= 300
+
+
+@with_rig
+def test_checkers_on_known_slots_measure_each_sensors_sensitivity(rig, path):
+    rig.ask({"cmd": "calibrate", "step": "empty"})
+    start = Position.initial()
+    heights = heights_from_counts(start.mover, start.opponent)
+    singles = [s for s in range(128) if heights[s] in (1, -1)]
+    weak, strong = singles[0], singles[1]
+    rig.model.gains[weak] = 4096 * 35 // 100  # reads a third: no longer sees its checker
+    rig.model.gains[strong] = 4096 * 112 // 100
+    assert "error" in rig.ask({"cmd": "calibrate", "step": "checkers"})[0]  # board empty
+    rig.model.set_counts(start.mover, start.opponent)
+    for _ in range(20):
+        rig.hw.clock.advance(20)
+        rig.app.scan()
+    reply = rig.ask({"cmd": "calibrate", "step": "checkers"})[0]
+    assert reply["measured"] == 30
+    assert [s for s, _ in reply["suspect"]] == [weak]
+    gain = rig.app.gains[strong] / 4096
+    assert 1.07 < gain < 1.17, gain  # 1.12, give or take noise and neighbours
+    assert rig.ask({"cmd": "calibrate", "step": "save"})[0]["saved"] == 128
+    assert json.loads(FlashStorage(path).read(CALIBRATION))["gains"][strong] == rig.app.gains[strong]

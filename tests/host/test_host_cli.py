@@ -145,7 +145,9 @@ def handler(cmd, args):
     if cmd == "verify":
         return {"ok": True, "missing": [13], "extra": []}
     if cmd == "calibrate" and args.get("step") == "empty":
-        return {"ok": True, "faulty": [17, 90]}
+        return {"ok": True, "faulty": [[17, "stuck high"], [90, "noisy"]]}
+    if cmd == "calibrate" and args.get("step") == "checkers":
+        return {"ok": True, "measured": 30, "suspect": [[42, "one checker reads 300 counts"]]}
     if cmd == "dump":
         return {"ok": True, "raw": [0] * 128, "codes": [0] * 128, "offsets": [0] * 128,
                 "faulty": [17, 90]}
@@ -244,9 +246,10 @@ def test_calibrate_guides_reports_faulty_slots_and_saves(capsys, board):
     code, out, err = run(capsys, "calibrate", "--yes", "--port", board.path)
     assert code == 0, err
     assert "17, 90" in out and "stored" in out
+    assert "Slot 42: one checker reads 300 counts" in out and "30 slots measured" in out
     cmds = [c for c in board.board.commands if c[0] != "hello"]
     assert cmds == [("calibrate", {"step": "empty"}), ("dump", {}),
-                    ("calibrate", {"step": "save"})]
+                    ("calibrate", {"step": "checkers"}), ("calibrate", {"step": "save"})]
 
 
 def test_log_records_until_interrupted(board, tmp_path):
