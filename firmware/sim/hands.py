@@ -111,10 +111,9 @@ def scratch(turn):
     return copy
 
 
-def choose_play(turn, rng):
-    """Random legal moves that complete `turn` (left as it was): [tuples of Steps]."""
-    turn = scratch(turn)
-    done = len(turn.moves)
+def random_play(turn, rng):
+    """Complete `turn` (a bgcore.Turn) in place with random legal moves: a random checker,
+    a random destination, a random way there (hit or pass by). rng: randint(a, b)."""
     while not turn.can_end():
         srcs = [p for p in range(25, 0, -1) if turn.destinations(p)]
         src = srcs[rng.randint(0, len(srcs) - 1)]
@@ -123,4 +122,11 @@ def choose_play(turn, rng):
         ways = turn.paths(src, dst)
         way = ways[rng.randint(0, len(ways) - 1)]
         turn.move(src, dst, [s.dst for s in way[:-1] if s.hit])
-    return turn.moves[done:]
+    return turn
+
+
+def choose_play(turn, rng):
+    """Random legal moves that complete `turn` (left as it was): [tuples of Steps]."""
+    plan = scratch(turn)
+    done = len(plan.moves)
+    return random_play(plan, rng).moves[done:]

@@ -7,6 +7,7 @@ import sys
 import time
 
 from bgcore import Position, Turn
+from sim.hands import random_play
 
 MICRO = sys.implementation.name == "micropython"
 if MICRO:
@@ -105,16 +106,7 @@ def random_game_positions(seed):
     while position.mover[0] < 15:
         dice = (random.randint(1, 6), random.randint(1, 6))
         yield position, dice
-        turn = Turn(position, dice)
-        while not turn.can_end():
-            srcs = [p for p in range(25, 0, -1) if turn.destinations(p)]
-            src = srcs[random.randint(0, len(srcs) - 1)]
-            dests = turn.destinations(src)
-            dst = dests[random.randint(0, len(dests) - 1)]
-            ways = turn.paths(src, dst)
-            way = ways[random.randint(0, len(ways) - 1)]
-            turn.move(src, dst, [s.dst for s in way[:-1] if s.hit])
-        position = turn.position.swapped()
+        position = random_play(Turn(position, dice), random).position.swapped()
 
 
 def blocking_positions(seed, count):

@@ -3,6 +3,7 @@
 import random
 
 from bgcore import Position, Turn
+from sim.hands import random_play
 
 
 def raises(exc_type, fn, *args, **kwargs):
@@ -39,16 +40,7 @@ def random_positions(seed, count):
     while len(out) < count:
         dice = random_dice(rng)
         out.append((position, dice))
-        turn = Turn(position, dice)
-        while not turn.can_end():
-            sources = [p for p in range(25, 0, -1) if turn.destinations(p)]
-            src = sources[rng.randint(0, len(sources) - 1)]
-            dests = turn.destinations(src)
-            dst = dests[rng.randint(0, len(dests) - 1)]
-            routes = turn.paths(src, dst)
-            route = routes[rng.randint(0, len(routes) - 1)]
-            turn.move(src, dst, [s.dst for s in route[:-1] if s.hit])
-        position = turn.position
+        position = random_play(Turn(position, dice), rng).position
         if position.mover[0] == 15:
             position = Position.initial()
         else:
