@@ -3,7 +3,6 @@
 import random
 
 from bgcore import Position, Turn
-from sim.hands import random_play
 
 
 def raises(exc_type, fn, *args, **kwargs):
@@ -34,6 +33,8 @@ def random_dice(rng):
 
 def random_positions(seed, count):
     """Positions met in games of random legal plays, each with the dice rolled there."""
+    from sim.hands import random_play  # here: the board tests share this module, not its RAM
+
     rng = random.Random(seed) if hasattr(random, "Random") else _SeededModule(seed)
     out = []
     position = Position.initial()
