@@ -284,6 +284,13 @@ def new_money(port, **opts):
 # --- calibrate --------------------------------------------------------------------------------
 
 
+def _ask(step, prompt, yes):
+    """Say what to do; wait for Enter unless --yes."""
+    click.echo(step)
+    if not yes:
+        click.prompt(prompt, default="", show_default=False, prompt_suffix=" ")
+
+
 @click.command()
 @port_option
 @click.option("--yes", "-y", is_flag=True, help="Do not wait for Enter: the board is ready.")
@@ -304,11 +311,8 @@ def calibrate(port, yes, no_save):
     link = open_link(port, timeout=60.0, on_live=on_live)
     _connect(link)
     try:
-        click.echo("Step 1 of 4: take every checker off the board (the tray too) and keep "
-                   "magnets and phones away.")
-        if not yes:
-            click.prompt("Press Enter when the board is empty", default="", show_default=False,
-                         prompt_suffix=" ")
+        _ask("Step 1 of 4: take every checker off the board (the tray too) and keep "
+             "magnets and phones away.", "Press Enter when the board is empty", yes)
         click.echo("Measuring the empty board...")
         reply = link.command("calibrate", step="empty")
         faulty = [f[0] if isinstance(f, list) else f for f in reply.get("faulty") or []]
@@ -326,11 +330,9 @@ def calibrate(port, yes, no_save):
                        "calibrate again" % ", ".join(str(i) for i in seen[:32]))
         else:
             click.echo("The empty board reads as empty.")
-        click.echo("Step 3 of 4: set up the starting position, one checker per slot from the "
-                   "edge of each point (2, 3 or 5 checkers in a row).")
-        if not yes:
-            click.prompt("Press Enter when the checkers stand", default="", show_default=False,
-                         prompt_suffix=" ")
+        _ask("Step 3 of 4: set up the starting position, one checker per slot from the edge "
+             "of each point (2, 3 or 5 checkers in a row).",
+             "Press Enter when the checkers stand", yes)
         click.echo("Measuring one checker on each of 30 slots...")
         reply = link.command("calibrate", step="checkers")
         suspect = reply.get("suspect") or []
