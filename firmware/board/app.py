@@ -18,6 +18,7 @@ SCAN_MS = 10
 CALIBRATION = "calibration.json"
 JOURNAL_PAGE = 6  # events per reply to "journal": a reply line stays about 1 KB
 JOURNAL_BYTES = 32768  # the journal's budget on flash
+LEDS_MS = 100  # the lit LEDs go to the host at most this often (live views)
 
 
 class Hardware:
@@ -54,6 +55,8 @@ class App:
         self.protocol = Protocol(hw.link, self.command, FIRMWARE, self.info)
         self.board = Board(hw.clock, hw.rng, self.journal, self.renderer, self.protocol.send)
         self.pending_calibration = None
+        self._leds_sent = bytearray(len(self.renderer.frame))  # the frame the host last saw
+        self._leds_at = hw.clock.ticks_ms()
 
     def start(self):
         """Power-up: resume the match from the journal, say hello. Returns the events
@@ -82,6 +85,27 @@ class App:
         if pressed:
             self.board.on_buttons(pressed)
         self.board.tick()
+        self._report_leds()
+
+    def _report_leds(self):
+        # {"live": "leds", "lit": {"rrggbb": [chain index, ...]}}: grouped by colour, so that
+        # even a fully lit chain fits a protocol line. Built only when the frame changed.
+        clock = self.hw.clock
+        now = clock.ticks_ms()
+        frame = self.renderer.frame
+        if clock.ticks_diff(now, self._leds_at) < LEDS_MS or frame == self._leds_sent:
+            return
+        self._leds_at = now
+        self._leds_sent[:] = frame
+        lit = {}
+        for i in range(0, len(frame), 3):
+            if frame[i] or frame[i + 1] or frame[i + 2]:
+                colour = "%02x%02x%02x" % (frame[i], frame[i + 1], frame[i + 2])
+                if colour in lit:
+                    lit[colour].append(i // 3)
+                else:
+                    lit[colour] = [i // 3]
+        self.protocol.send({"live": "leds", "lit": lit})
 
     async def run(self):
         """The loop on the device: scanning and the rest share one task; await lets USB
