@@ -1,20 +1,12 @@
 # bgboard firmware on a Raspberry Pi Pico: the Pico's drivers wired to the board's logic.
 # The pin map is hardware/pinmap.json, copied to the board's flash as pinmap.json; the field
 # table, when present, as field.json (the bgboard flash tool writes both).
+# On the MicroPython unix port this is the virtual board (bgboard sim, sim/device.py): the
+# same logic on simulated hardware, which the simulator supplies in place of the drivers.
 
 import gc
 import json
-import random
-import time
-from array import array
-
-from board.app import App, Hardware
-from board.sensing import Field
-from board.storage import FlashStorage
-from drivers.rp2_buttons import Rp2Buttons
-from drivers.rp2_leds import Rp2Leds
-from drivers.rp2_sensors import Rp2Sensors
-from drivers.usb_link import UsbLink
+import sys
 
 
 def _load(name):
@@ -26,11 +18,34 @@ def _load(name):
 
 
 def main():
-    # The big buffers first, before anything fragments the heap.
-    raw = array("H", bytes(256))
     pinmap = _load("pinmap.json")
     if pinmap is None:
         raise SystemExit("pinmap.json is missing: flash the firmware with bgboard flash")
+    if sys.platform == "linux":
+        from sim.serial_board import main as virtual_board
+
+        del pinmap
+        # "." (the flash, the current folder): the unix port's VfsPosix mounted at "/"
+        # cannot rename one absolute path to another, which the journal does.
+        return virtual_board(["--flash", ".", "--pinmap", "pinmap.json"] + sys.argv[1:])
+    return pico(pinmap)
+
+
+def pico(pinmap):
+    import random
+    import time
+    from array import array
+
+    from board.app import App, Hardware
+    from board.sensing import Field
+    from board.storage import FlashStorage
+    from drivers.rp2_buttons import Rp2Buttons
+    from drivers.rp2_leds import Rp2Leds
+    from drivers.rp2_sensors import Rp2Sensors
+    from drivers.usb_link import UsbLink
+
+    # The big buffers first, before anything fragments the heap.
+    raw = array("H", bytes(256))
     scanner = Rp2Sensors(pinmap)
     leds = Rp2Leds(pinmap)
     buttons = Rp2Buttons(pinmap)

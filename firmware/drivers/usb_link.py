@@ -28,6 +28,8 @@ class UsbLink(io.IOBase):
                 line = bytes(self._buf[:self._n])
                 self._n = 0
                 return line
+            if c[0] < 32:
+                continue  # a terminal's \r, a REPL's Ctrl-B: never part of a JSON line
             if self._n < MAX_LINE:
                 self._buf[self._n] = c[0]
                 self._n += 1

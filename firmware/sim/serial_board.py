@@ -4,13 +4,14 @@
 # port and on CPython:
 #
 #   MICROPYPATH=build/bytecode micropython -X heapsize=256K firmware/sim/serial_board.py \
-#       --flash DIR [--seed N] [--speed X] [--autoplay LENGTH [--matches N]]
+#       --flash DIR [--seed N] [--speed X] [--autoplay LENGTH [--matches N] | --games K]
 #
 # --flash DIR: the board's flash (created if missing: journal, calibration). --seed: sensors,
 # dice and hands. --speed: simulated time runs X times real time (default 1; 0: as fast as
 # the machine goes while the players play, real time when they are done). --autoplay LENGTH:
 # simulated players (sim.autoplay) play N matches of LENGTH points on the board (default 1
-# match; --double-pct, --take-pct as sim.autoplay.Autoplay takes them) while the host
+# match; --games K: a money session of K games instead; --double-pct, --take-pct as
+# sim.autoplay.Autoplay takes them) while the host
 # watches; a {"live": "autoplay", ...} line reports after each game and at the end (and
 # autoplay.json in the flash folder).
 # --journal-bytes: the journal's budget on flash. The host may send commands at any time.
@@ -28,6 +29,7 @@ from board.app import CALIBRATION, JOURNAL_BYTES, App, Hardware
 from board.controller import IDLE
 from board.protocol import MAX_LINE
 from board.storage import FlashStorage
+from sim.control import SimControl, is_sim
 from sim.devices import SimButtons, SimLeds
 from sim.virtual import VirtualBoard
 
@@ -82,6 +84,8 @@ class StdioLink(io.IOBase):
         self._outbuf = bytearray()
         self.overlong = 0
         self._eof = False
+        # sim lines (sim.control) go to the simulated hardware, never to the firmware
+        self.sim = None  # type: SimControl | None
 
     def wait(self, ms):
         """Sleep up to ms, waking as soon as something arrives."""
@@ -118,6 +122,8 @@ class StdioLink(io.IOBase):
                 self._ready.append(bytes(line[:self._n]))
                 self._n = 0
                 self._over = False
+            elif c < 32:
+                pass  # a terminal's \r, a REPL's Ctrl-B (as drivers/usb_link.py)
             elif self._n <= MAX_LINE:
                 line[self._n] = c
                 self._n += 1
@@ -127,9 +133,14 @@ class StdioLink(io.IOBase):
     def readline(self):
         if not self._ready and not self._eof:
             self._fill()
-        if self._eof and not self._ready:
+        while self._ready:
+            line = self._ready.pop(0)
+            if self.sim is None or not is_sim(line):
+                return line
+            self.sim.handle(line)
+        if self._eof:
             raise Gone()
-        return self._ready.pop(0) if self._ready else None
+        return None
 
     def write(self, data):
         if isinstance(data, str):
@@ -205,6 +216,7 @@ class Options:
         self.speed = 1.0
         self.autoplay = 0
         self.matches = 1
+        self.games = 0
         self.double_pct = 8
         self.take_pct = 70
         self.clumsy = 20
@@ -212,7 +224,7 @@ class Options:
         self.pinmap = None
 
 
-_NUMBERS = {"--seed": int, "--speed": float, "--autoplay": int, "--matches": int,
+_NUMBERS = {"--seed": int, "--speed": float, "--autoplay": int, "--matches": int, "--games": int,
             "--double-pct": int, "--take-pct": int, "--clumsy": int, "--journal-bytes": int}
 
 
@@ -236,17 +248,28 @@ def parse_args(argv):
             raise ValueError("unknown option %s" % key)
     if o.flash is None:
         raise ValueError("--flash DIR is required")
-    if o.speed < 0 or o.autoplay < 0 or o.matches < 0:
-        raise ValueError("--speed, --autoplay and --matches are not negative")
+    if o.speed < 0 or o.autoplay < 0 or o.matches < 0 or o.games < 0:
+        raise ValueError("--speed, --autoplay, --matches and --games are not negative")
+    if o.autoplay and o.games:
+        raise ValueError("--autoplay LENGTH plays matches, --games K a money session: one")
     return o
 
 
 def autoplay(vb, o):
-    """Simulated players play o.matches matches of o.autoplay points, then stop."""
+    """Simulated players play o.matches matches of o.autoplay points (or a money session
+    of o.games games), then stop."""
     from sim.autoplay import Autoplay
 
     ap = Autoplay(vb, seed=o.seed, double_pct=o.double_pct, take_pct=o.take_pct)
     games = 0
+    if o.games:
+        vb.board.new_match(0)
+        while ap.games < o.games:
+            ap.step()
+            if ap.games != games:
+                games = ap.games
+                _report(vb, ap, 0, ap.games >= o.games)
+        return
     for m in range(o.matches):
         vb.board.new_match(o.autoplay)
         while vb.board.phase != IDLE:
@@ -273,8 +296,12 @@ def run(o, link=None):
     vb = SerialBoard(link, speed=o.speed, seed=o.seed, clumsy=o.clumsy,
                      app=app_factory(storage, link, pinmap, o.journal_bytes))
     del pinmap
+    app = vb.app
+    if app is None:
+        raise RuntimeError("the virtual board has no firmware application")
+    link.sim = SimControl(vb.table, app.hw.buttons, app.protocol.send)
     try:
-        if o.autoplay:
+        if o.autoplay or o.games:
             autoplay(vb, o)
         vb.pace(o.speed or 1.0)  # the players are done: real time, no busy loop
         while True:

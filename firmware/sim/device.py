@@ -1,0 +1,226 @@
+# A Pico's life on the MicroPython unix port, for the virtual board (bgboard sim):
+#
+#   micropython device.py FLASH HW [--raw] [-- options for the virtual board]
+#
+# FLASH (a folder) becomes the board's flash, mounted at "/"; HW (a folder holding the
+# simulated hardware, the `sim` package) is mounted at /.sim and searched after the flash.
+# At power-up the device runs /main.py from the flash, as a Pico does; the firmware's
+# main.py finds itself on the unix port and wires the simulated hardware in place of the
+# Pico's drivers. stdin/stdout are the board's USB serial. What a host sends there:
+#
+# - While main.py runs: its protocol lines. Ctrl-C (0x03) interrupts it (the firmware's link
+#   raises KeyboardInterrupt, as MicroPython's USB stack does) and the REPL takes over.
+# - At the REPL, what mpremote needs (see ../../docs/protocol.md, "The REPL"): Ctrl-A raw
+#   mode, raw-paste mode (Ctrl-E A Ctrl-A), Ctrl-B the friendly REPL, Ctrl-D soft reset.
+#   Code runs in one session (its globals persist) with the flash as its file system.
+#
+# A soft reset ends this process with SOFT_RESET (or SOFT_RESET_RAW, from raw mode) after
+# saying "MPY: soft reboot": whoever runs the device (bgboard.sim) starts it again on the
+# same serial line with a fresh heap, as a soft reset gives one; from raw mode it comes
+# back in raw mode (--raw) without running main.py, as a Pico does.
+
+import sys
+
+import vfs  # type: ignore[import-not-found]
+
+SOFT_RESET = 64
+SOFT_RESET_RAW = 65
+WINDOW = 128  # raw-paste flow control: bytes the host may send before waiting for 0x01
+BANNER = "MicroPython %s on virtual bgboard; linux (unix port)\r\nType \"help()\" for more " \
+         "information.\r\n"
+RAW_BANNER = "raw REPL; CTRL-B to exit\r\n"
+
+_stdin = sys.stdin.buffer  # type: ignore[attr-defined]
+_stdout = sys.stdout.buffer  # type: ignore[attr-defined]
+
+
+def out(text):
+    _stdout.write(text.encode() if isinstance(text, str) else text)
+
+
+def getc():
+    c = _stdin.read(1)
+    if not c:
+        raise SystemExit(0)  # the line is gone for good: nobody will ever talk to us
+    return c[0]
+
+
+def _version():
+    v = sys.implementation.version  # type: ignore[attr-defined]
+    return "v%d.%d.%d" % (v[0], v[1], v[2])
+
+
+def _execute(code, session):
+    """Run code in the session; output, 0x04, error text, 0x04 (as raw mode answers)."""
+    try:
+        exec(code, session)
+    except SystemExit as e:
+        if e.args and e.args[0] == SOFT_RESET:  # machine.reset() (sim/vmachine.py)
+            raise
+    except BaseException as e:  # noqa: B902 - whatever it raised, the host gets its text
+        out("\x04")
+        sys.print_exception(e, sys.stdout)  # type: ignore[attr-defined]
+        out("\x04")
+        return
+    out("\x04\x04")
+
+
+def raw_repl(session):
+    """MicroPython's raw REPL (pyexec.c). Returns "friendly" on Ctrl-B; exits the process
+    for a soft reset."""
+    out(RAW_BANNER)
+    line = bytearray()
+    while True:
+        out(">")
+        line = bytearray()
+        while True:
+            c = getc()
+            if c == 1:  # Ctrl-A: raw paste if it follows Ctrl-E "A", else reset raw mode
+                if len(line) == 2 and line[0] == 5 and line[1] == 65:
+                    _execute(raw_paste(), session)
+                    break
+                out(RAW_BANNER)
+                out(">")
+                line = bytearray()
+            elif c == 2:  # Ctrl-B: the friendly REPL
+                out("\r\n")
+                return "friendly"
+            elif c == 3:  # Ctrl-C: forget the line
+                line = bytearray()
+            elif c == 4:  # Ctrl-D: run it, or soft reset on an empty line
+                out("OK")
+                if not line:
+                    out("\r\n")
+                    soft_reset(SOFT_RESET_RAW)
+                _execute(bytes(line), session)
+                break
+            else:
+                line.append(c)
+
+
+def raw_paste():
+    """Raw-paste mode: the host sends code in windows of WINDOW bytes, each acknowledged
+    with 0x01, and ends it with Ctrl-D, acknowledged with 0x04."""
+    out(b"R\x01" + bytes((WINDOW & 0xFF, WINDOW >> 8)))
+    code = bytearray()
+    taken = 0
+    while True:
+        c = getc()
+        if c == 4:
+            out("\x04")
+            return bytes(code)
+        if c == 3:  # the host gave up: no code
+            out("\x04")
+            return b""
+        code.append(c)
+        taken += 1
+        if taken == WINDOW:
+            taken = 0
+            out("\x01")
+
+
+def friendly_repl(session):
+    """The REPL a person sees: a line at a time, echoed. Returns "raw" on Ctrl-A; exits the
+    process for a soft reset (Ctrl-D on an empty line)."""
+    out(BANNER % _version())
+    line = bytearray()
+    while True:
+        out(">>> ")
+        line = bytearray()
+        while True:
+            c = getc()
+            if c == 1:
+                out("\r\n")
+                return "raw"
+            if c == 2:
+                out("\r\n" + BANNER % _version())
+                break
+            if c == 3:
+                out("\r\nKeyboardInterrupt\r\n")
+                break
+            if c == 4:
+                if not line:
+                    out("\r\n")
+                    soft_reset(SOFT_RESET)
+                continue
+            if c == 13 or c == 10:
+                out("\r\n")
+                if line:
+                    _friendly_line(bytes(line).decode(), session)
+                break
+            if c in (8, 127):
+                if line:
+                    line.pop()
+                    out("\x08 \x08")
+                continue
+            line.append(c)
+            _stdout.write(bytes((c,)))
+
+
+def _friendly_line(text, session):
+    try:
+        try:
+            value = eval(text, session)
+        except SyntaxError:
+            exec(text, session)
+            return
+        if value is not None:
+            print(repr(value))
+    except BaseException as e:  # noqa: B902
+        sys.print_exception(e, sys.stdout)  # type: ignore[attr-defined]
+
+
+def soft_reset(code):
+    out("MPY: soft reboot\r\n")
+    raise SystemExit(code)
+
+
+def run_main(session):
+    """Power-up or soft reset from the friendly REPL: run /main.py if the flash has one."""
+    try:
+        f = open("/main.py")
+    except OSError:
+        return
+    with f:
+        code = f.read()
+    try:
+        exec(code, session)
+    except KeyboardInterrupt:
+        out("Traceback (most recent call last):\r\n  File \"main.py\"\r\nKeyboardInterrupt: "
+            "\r\n")
+    except SystemExit:
+        pass
+    except BaseException as e:  # noqa: B902 - the REPL shows it, as a Pico does
+        sys.print_exception(e, sys.stdout)  # type: ignore[attr-defined]
+
+
+def mount(flash, hw):
+    import os
+
+    vfs.mount(vfs.VfsPosix(flash), "/")  # type: ignore[attr-defined]
+    vfs.mount(vfs.VfsPosix(hw), "/.sim")  # type: ignore[attr-defined]
+    os.chdir("/")
+    sys.path[:] = ["", "/lib", "/.sim"]
+    import sim.vmachine  # type: ignore[import-not-found]
+
+    sys.modules["machine"] = sim.vmachine
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.stderr.write("usage: device.py FLASH HW [--raw] [-- options]\n")
+        return 2
+    raw = "--raw" in argv
+    options = argv[argv.index("--") + 1:] if "--" in argv else []
+    mount(argv[0], argv[1])
+    sys.argv[:] = ["main.py"] + options  # the virtual board's options, for main.py
+    session = {"__name__": "__main__"}
+    if not raw:
+        run_main(session)
+    mode = "raw" if raw else "friendly"
+    while True:
+        mode = raw_repl(session) if mode == "raw" else friendly_repl(session)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,11 @@
+# The virtual board's `machine` module: the unix port's, plus reset(). The device
+# (sim/device.py) puts it in sys.modules as `machine`, so that `mpremote reset` (which runs
+# machine.reset()) restarts the virtual board and its main.py as it restarts a Pico.
+
+from machine import *  # noqa: F401,F403
+
+HARD_RESET = 64  # sim/device.py's SOFT_RESET: the process starts again, main.py runs
+
+
+def reset():
+    raise SystemExit(HARD_RESET)
