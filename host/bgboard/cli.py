@@ -7,6 +7,7 @@ import click
 from bgboard import __version__
 from bgboard.board_cmd import COMMANDS as BOARD_COMMANDS
 from bgboard.rules_cmd import rules
+from bgboard.sim_cmd import COMMANDS as SIM_COMMANDS
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -16,7 +17,7 @@ def cli():
 
 
 cli.add_command(rules)
-for _command in BOARD_COMMANDS:  # ports, monitor, log, export, send, calibrate
+for _command in BOARD_COMMANDS + SIM_COMMANDS:  # ports, monitor, log, ..., sim, flash
     cli.add_command(_command)
 
 

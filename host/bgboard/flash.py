@@ -1,0 +1,158 @@
+"""Deploy the firmware to a board over its raw REPL, with mpremote's transport.
+
+    report = flash("/dev/ttyACM0", firmware.build(), say=print)
+
+One listing of the board (SHA-256 of what is there, in one exec), then only the files
+whose hash differs are written; files an earlier flash wrote (the manifest) or that sit in
+the firmware's packages and no longer belong are removed; the manifest goes last, so an
+interrupted flash is simply finished by the next. Then a soft reset from the friendly REPL,
+which runs the new main.py. Nothing else on the board (journal, calibration) is touched.
+"""
+
+import ast
+import time
+
+from bgboard.firmware import MANIFEST, PACKAGES, manifest, sha256
+
+CHUNK = 1024  # bytes per write on the board: a 4 KB line of code at most
+
+# Runs on the board: {path: sha256 hex} of the manifest's files, main.py, the config and
+# everything in the firmware's packages.
+_LISTING = """
+import os, hashlib, binascii
+def _h(p):
+    d = hashlib.sha256()
+    with open(p, 'rb') as f:
+        while True:
+            b = f.read(512)
+            if not b:
+                break
+            d.update(b)
+    return binascii.hexlify(d.digest()).decode()
+_r = {}
+_names = ['main.py', 'pinmap.json', 'field.json', '%(manifest)s']
+try:
+    with open('%(manifest)s') as f:
+        _names += [n.strip() for n in f if n.strip()]
+except OSError:
+    pass
+for _d in %(packages)r:
+    try:
+        _names += ['%%s/%%s' %% (_d, e[0]) for e in os.ilistdir(_d) if e[1] & 0x8000]
+    except OSError:
+        pass
+for _n in _names:
+    try:
+        _r[_n] = _h(_n)
+    except OSError:
+        pass
+print(repr(_r))
+""" % {"manifest": MANIFEST, "packages": PACKAGES}
+
+
+class FlashError(Exception):
+    pass
+
+
+class Report:
+    def __init__(self):
+        self.written = []
+        self.unchanged = []
+        self.removed = []
+        self.bytes = 0
+        self.seconds = 0.0
+
+    def summary(self):
+        return ("%d file(s) written (%d bytes), %d unchanged, %d removed, in %.1f s"
+                % (len(self.written), self.bytes, len(self.unchanged), len(self.removed),
+                   self.seconds))
+
+
+def open_board(port):
+    """mpremote's serial transport on `port`, in raw REPL (the firmware interrupted)."""
+    from mpremote.transport import TransportError
+    from mpremote.transport_serial import SerialTransport
+
+    try:
+        transport = SerialTransport(port, baudrate=115200, timeout=1)  # reads never hang
+    except TransportError as e:
+        text = str(e)
+        if "failed to access" in text:
+            raise FlashError("cannot open %s: it is missing or busy (is `bgboard log`, "
+                             "`monitor` or `view` connected to it?)" % port) from None
+        raise FlashError("cannot open %s: %s" % (port, text)) from None
+    try:
+        transport.enter_raw_repl(soft_reset=False, timeout_overall=3)
+    except TransportError:
+        transport.close()
+        raise FlashError("the board at %s does not answer the raw REPL: is MicroPython "
+                         "installed on it (hold BOOTSEL, plug in, copy the .uf2)?" % port) \
+            from None
+    return transport
+
+
+def _exec(transport, code):
+    from mpremote.transport import TransportError
+
+    try:
+        return transport.exec(code)
+    except TransportError as e:
+        raise FlashError("the board failed: %s" % str(e).strip().splitlines()[-1]) from None
+
+
+def flash(port, files, say=lambda text: None, reset=True):
+    """Bring the board's firmware to `files` ({path: bytes}). Returns a Report."""
+    t0 = time.monotonic()
+    report = Report()
+    transport = open_board(port)
+    try:
+        there = ast.literal_eval(_exec(transport, _LISTING).decode().strip())
+        dirs = set()
+        for path in sorted(files):
+            data = files[path]
+            if there.get(path) == sha256(data):
+                report.unchanged.append(path)
+                continue
+            folder = path.rpartition("/")[0]
+            if folder and folder not in dirs:
+                _exec(transport, "import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass"
+                      % folder)
+                dirs.add(folder)
+            say("writing %s (%d bytes)" % (path, len(data)))
+            _write(transport, path, data)
+            report.written.append(path)
+            report.bytes += len(data)
+        for path in sorted(set(there) - set(files) - {MANIFEST}):
+            say("removing %s" % path)
+            _exec(transport, "import os\nos.remove(%r)" % path)
+            report.removed.append(path)
+        listed = manifest(files)
+        if report.written or report.removed or there.get(MANIFEST) != sha256(listed):
+            _write(transport, MANIFEST, listed)
+        if reset:
+            say("soft reset: the new firmware starts")
+            soft_reset(transport)
+    finally:
+        transport.close()
+    report.seconds = time.monotonic() - t0
+    return report
+
+
+def _write(transport, path, data):
+    # To a temporary name, then renamed: a board unplugged mid-write keeps the old file.
+    tmp = path + ".new"
+    _exec(transport, "f=open(%r,'wb')\nw=f.write" % tmp)
+    for i in range(0, len(data), CHUNK):
+        _exec(transport, "w(%r)" % data[i:i + CHUNK])
+    _exec(transport, "f.close()\nimport os\nos.rename(%r,%r)" % (tmp, path))
+
+
+def soft_reset(transport):
+    """Ctrl-D at the friendly REPL: a soft reboot that runs main.py."""
+    transport.exit_raw_repl()
+    time.sleep(0.05)
+    transport.serial.reset_input_buffer()
+    transport.serial.write(b"\x04")
+    data = transport.read_until(1, b"soft reboot\r\n", timeout=5)
+    if not data.endswith(b"soft reboot\r\n"):
+        raise FlashError("the board did not reboot after the flash: %r" % data[-80:])

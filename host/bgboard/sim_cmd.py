@@ -1,0 +1,221 @@
+"""`bgboard sim` (the virtual board) and `bgboard flash` (firmware onto a board)."""
+
+import json
+import os
+import shutil
+import signal
+import tempfile
+import time
+
+import click
+
+from bgboard.board_cmd import (LinkFailure, _check_name, _err, choose_port, names_options,
+                               port_option)
+
+
+def default_flash():
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                             ".local", "state")
+    return os.path.join(state, "bgboard", "sim-flash")
+
+
+# --- sim ---------------------------------------------------------------------------------------
+
+
+@click.command()
+@click.option("--flash", "flash_dir", type=click.Path(file_okay=False), default=None,
+              help="The virtual board's flash folder (kept between runs; the firmware is "
+                   "installed into it when it has none). Default: %s; with --autoplay a "
+                   "new one each run." % default_flash())
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Sensors, dice and simulated hands.")
+@click.option("--speed", type=click.FloatRange(0), default=None,
+              help="Simulated time against real time (0: as fast as it goes). Default 1, "
+                   "or 0 with --autoplay.")
+@click.option("--heap", default="256K", show_default=True,
+              help="MicroPython heap (-X heapsize).")
+@click.option("--autoplay", is_flag=True,
+              help="Simulated hands play (clumsily: slides, knocks, wrong points corrected); "
+                   "exit 0 when done and logged.")
+@click.option("--match", "length", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="With --autoplay: one N-point match (default 5).")
+@click.option("--games", type=click.IntRange(1, 10000), default=None, metavar="K",
+              help="With --autoplay: a money session of K games instead.")
+@click.option("--log", "log_dir", type=click.Path(file_okay=False), default=None,
+              help="With --autoplay: record the journal, .mat and .sgf into this folder.")
+@click.option("--view", is_flag=True,
+              help="Serve the browser view of the virtual board (play with the mouse).")
+@click.option("--http-port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="With --view: its HTTP port (0: any free one).")
+@names_options
+def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, view, http_port,
+        white, black):
+    """Run the virtual board: the firmware on the MicroPython unix port with simulated
+    sensors, LEDs and buttons, behind a serial port (a PTY) that bgboard, mpremote and
+    `bgboard flash` use as they would a Pico's. The first line printed is `port: PATH`.
+    Runs until interrupted (Ctrl-C), or with --autoplay until the game is played."""
+    from bgboard.virtual import VirtualBoard, VirtualBoardError
+
+    if not autoplay and (length or games or log_dir):
+        raise click.UsageError("--match, --games and --log go with --autoplay")
+    if length and games:
+        raise click.UsageError("--match N or --games K, not both")
+    names = (_check_name(white, "--white"), _check_name(black, "--black"))
+    options = ["--seed", str(seed)]
+    scratch = None
+    if autoplay:
+        options += ["--games", str(games)] if games else ["--autoplay", str(length or 5)]
+        if flash_dir is None:
+            flash_dir = scratch = tempfile.mkdtemp(prefix="bgboard-autoplay-")
+    options += ["--speed", str(speed if speed is not None else (0 if autoplay else 1))]
+    flash_dir = flash_dir or default_flash()
+    board = VirtualBoard(flash_dir, options, heap=heap,
+                         on_restart=lambda raw: _err("soft reset" + (" (raw REPL)" if raw
+                                                                      else "")))
+    try:
+        port = board.start()
+    except (OSError, VirtualBoardError) as e:
+        raise click.ClickException("cannot start the virtual board: %s" % e) from None
+    click.echo("port: %s" % port)
+    click.echo("flash: %s" % board.flash, err=True)
+    signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops it as Ctrl-C does
+    try:
+        if autoplay:
+            _autoplay(board, port, length or 5, games, log_dir, names)
+        elif view:
+            from bgboard.view import serve
+
+            serve(port, http_port=http_port,
+                  on_ready=lambda url: click.echo("view: %s" % url))
+        else:
+            _err("the virtual board runs; Ctrl-C stops it")
+            code = board.wait()
+            raise click.ClickException("the virtual board stopped (exit status %s): %s"
+                                       % (code, board.stderr()[-500:].strip()))
+    except KeyboardInterrupt:
+        _err("stopped")
+    finally:
+        board.stop()
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _autoplay(board, port, length, games, log_dir, names):
+    """Follow the simulated players through the port (and log), with a progress bar."""
+    from bgboard.board_cmd import open_link
+    from bgboard.link import LinkError
+    from bgboard.monitor import View
+
+    rec = None
+    if log_dir:
+        from bgboard.recorder import Recorder
+
+        rec = Recorder(log_dir, names, on_problem=lambda t: _err("warning: %s" % t))
+    view = View(names)
+    link = open_link(port, reconnect=True, sync=True,
+                     on_problem=lambda t: _err("warning: %s" % t))
+    if rec is not None:
+        rec.attach(link)
+    record = link.on_event
+
+    def on_event(ev):
+        if record is not None:
+            record(ev)
+        view.apply(ev)
+
+    link.on_event = on_event
+    status = os.path.join(board.flash, "autoplay.json")  # sim/serial_board.py writes it
+    total = games or length
+    label = "%d money games" % games if games else "%d-point match" % length
+    try:
+        link.connect(wait=True)
+        with click.progressbar(length=total, label=label, file=click.get_text_stream("stderr"),
+                               show_pos=True) as bar:
+            shown = 0
+            done = None
+            while done is None:
+                link.poll(0.5)
+                now = _progress(view, games)
+                if now > shown:
+                    bar.update(min(now, total) - shown)
+                    shown = min(now, total)
+                done = _done(status)
+                if board.wait(0) is not None:
+                    raise click.ClickException("the virtual board stopped: %s"
+                                               % board.stderr()[-500:].strip())
+            bar.update(total - shown)
+        last = link.command("state")["seq"]  # everything the board committed, logged
+        while link.last_seq < last:
+            link.poll(0.5)
+    except LinkError as e:
+        raise LinkFailure(str(e)) from None
+    finally:
+        link.close()
+        if rec is not None:
+            rec.close()
+    click.echo("played: %d game(s), %d plays, %d mismatch(es), %d stuck; %d events"
+               % (done["games"], done["plays"], done["mismatches"], done["stuck"], last))
+    if log_dir:
+        click.echo("log: %s" % ", ".join(sorted(os.listdir(log_dir))))
+    if done["mismatches"] or done["stuck"]:
+        raise click.ClickException("the board committed plays the hands did not make")
+
+
+def _progress(view, games):
+    # Games finished (money), or the leader's points (a match).
+    m = view.match
+    if m is None:
+        return 0
+    if games:
+        return sum(1 for g in m.games if g.result is not None)
+    return max(m.score)
+
+
+def _done(path):
+    try:
+        with open(path) as f:
+            msg = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return msg if msg.get("done") else None
+
+
+# --- flash -------------------------------------------------------------------------------------
+
+
+@click.command()
+@port_option
+@click.option("--source", "as_source", is_flag=True,
+              help="Copy the firmware as .py source (default: compiled with mpy-cross "
+                   "-march=armv6m, which a Pico needs: compiling on it costs RAM it lacks).")
+@click.option("--firmware", "firmware_dir", type=click.Path(exists=True, file_okay=False),
+              default=None, help="Firmware folder to deploy (default: this checkout's).")
+@click.option("--no-reset", is_flag=True, help="Leave the board in the REPL afterwards.")
+def flash(port, as_source, firmware_dir, no_reset):
+    """Deploy the firmware and its config (pinmap.json, field.json) to a board, or to the
+    virtual board (`bgboard sim` prints its port): only files whose SHA-256 differs are
+    written, files that no longer belong are removed, then a soft reset starts it."""
+    from bgboard import firmware
+    from bgboard.flash import FlashError
+    from bgboard.flash import flash as deploy
+
+    port = choose_port(port)
+    try:
+        files = firmware.build(firmware_dir or firmware.FIRMWARE_DIR, compiled=not as_source)
+    except (OSError, firmware.FirmwareError) as e:
+        raise click.ClickException(str(e)) from None
+    size = sum(len(d) for d in files.values())
+    _err("firmware: %d files, %d bytes (%s)" % (len(files), size,
+                                                 "source" if as_source else "mpy, armv6m"))
+    try:
+        report = deploy(port, files, say=_err, reset=not no_reset)
+    except FlashError as e:
+        raise LinkFailure(str(e)) from None
+    click.echo(report.summary())
+
+
+COMMANDS = [sim, flash]

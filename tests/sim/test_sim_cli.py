@@ -1,0 +1,63 @@
+"""`bgboard sim` as a person or a script runs it: the port on the first line, mpremote and
+bgboard on it, Ctrl-C to stop; --autoplay plays and logs a whole match that real GNU
+Backgammon imports with the board's final score."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from bgboard.events import build_matches
+
+BIN = os.path.dirname(sys.executable)
+GNUBG = "/usr/games/gnubg"
+
+
+def test_sim_prints_its_port_first_serves_mpremote_and_stops_on_ctrl_c(tmp_path):
+    sim = subprocess.Popen([os.path.join(BIN, "bgboard"), "sim", "--flash",
+                            str(tmp_path / "flash")], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        first = sim.stdout.readline()
+        assert first.startswith("port: /dev/pts/"), first
+        port = first.split()[1]
+        run = subprocess.run([os.path.join(BIN, "mpremote"), "connect", port, "exec",
+                              "import sys; print(sys.platform)"], capture_output=True,
+                             text=True, timeout=60)
+        assert run.stdout.strip() == "linux", run.stdout + run.stderr
+        # mpremote leaves a board at its REPL; `reset` starts the firmware again.
+        subprocess.run([os.path.join(BIN, "mpremote"), "connect", port, "reset"],
+                       check=True, capture_output=True, timeout=60)
+        run = subprocess.run([os.path.join(BIN, "bgboard"), "send", "hello", "--port", port],
+                             capture_output=True, text=True, timeout=60)
+        assert json.loads(run.stdout)["hello"] == "bgboard", run.stderr
+    finally:
+        sim.send_signal(signal.SIGINT)
+        assert sim.wait(20) == 0
+    assert "stopped" in sim.stderr.read()
+    assert not os.path.exists(port)  # the PTY is gone with it
+
+
+@pytest.mark.skipif(not os.path.exists(GNUBG), reason="GNU Backgammon is not installed")
+def test_autoplay_plays_and_logs_a_match_that_gnubg_imports(tmp_path):
+    from test_host_gnubg import final_score, run_gnubg, troubles
+
+    log = tmp_path / "log"
+    run = subprocess.run([os.path.join(BIN, "bgboard"), "sim", "--autoplay", "--seed", "1",
+                          "--match", "5", "--log", str(log)], capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.startswith("port: ")
+    assert "0 mismatch(es), 0 stuck" in run.stdout
+    with open(log / "journal.jsonl") as f:
+        events = [e for e in map(json.loads, f) if "ev" in e]
+    (match,) = build_matches(events)
+    assert match.length == 5 and match.over is not None
+    (mat,) = [p for p in os.listdir(log) if p.endswith(".mat")]
+    out = run_gnubg(str(tmp_path), [("m", ["import mat %s" % (log / mat), "show score"])])["m"]
+    assert not troubles(out), troubles(out)
+    assert final_score(out) == (len(match.games), match.over["score"])
+    assert max(match.over["score"]) >= 5
