@@ -7,6 +7,7 @@ import click
 from bgboard import __version__
 from bgboard.board_cmd import COMMANDS as BOARD_COMMANDS
 from bgboard.rules_cmd import rules
+from bgboard.play_cmd import play
 from bgboard.sim_cmd import COMMANDS as SIM_COMMANDS
 
 
@@ -17,7 +18,7 @@ def cli():
 
 
 cli.add_command(rules)
-for _command in BOARD_COMMANDS + SIM_COMMANDS:  # ports, monitor, log, ..., sim, flash
+for _command in BOARD_COMMANDS + SIM_COMMANDS + [play]:  # ports, monitor, ..., sim, flash
     cli.add_command(_command)
 
 

@@ -192,6 +192,11 @@ class Link:
         except Disconnected as e:
             self._lost(e, in_command)
 
+    def send(self, msg):
+        """Write a message that has no reply of its own (a sim line: its answer is a live
+        line)."""
+        self._write(msg, in_command=False)
+
     def _dispatch(self, line):
         text = line.decode("utf-8", "replace")
         try:

@@ -43,13 +43,15 @@ def default_flash():
               help="With --autoplay: a money session of K games instead.")
 @click.option("--log", "log_dir", type=click.Path(file_okay=False), default=None,
               help="With --autoplay: record the journal, .mat and .sgf into this folder.")
+@click.option("--play", "play_here", is_flag=True,
+              help="Play on it from this terminal (as `bgboard play`).")
 @click.option("--view", is_flag=True,
               help="Serve the browser view of the virtual board (play with the mouse).")
 @click.option("--http-port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="With --view: its HTTP port (0: any free one).")
 @names_options
-def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, view, http_port,
-        white, black):
+def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, play_here, view,
+        http_port, white, black):
     """Run the virtual board: the firmware on the MicroPython unix port with simulated
     sensors, LEDs and buttons, behind a serial port (a PTY) that bgboard, mpremote and
     `bgboard flash` use as they would a Pico's. The first line printed is `port: PATH`.
@@ -82,6 +84,10 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, view, ht
     try:
         if autoplay:
             _autoplay(board, port, length or 5, games, log_dir, names)
+        elif play_here:
+            from bgboard.play_cmd import play_on
+
+            play_on(port)
         elif view:
             from bgboard.view import serve
 

@@ -7,6 +7,8 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import tty
 
 import pytest
 
@@ -61,3 +63,55 @@ def test_autoplay_plays_and_logs_a_match_that_gnubg_imports(tmp_path):
     assert not troubles(out), troubles(out)
     assert final_score(out) == (len(match.games), match.over["score"])
     assert max(match.over["score"]) >= 5
+
+
+def test_a_person_sets_up_checkers_from_the_terminal_and_sees_the_leds(board):
+    # The LEDs ask for the missing checkers of the starting position; the ones placed stop
+    # being asked for; an impossible lift is refused in words.
+    typed = "new money\nmove off 24\nmove off 24\nlift 9\nquit\n"
+    run = subprocess.run([os.path.join(BIN, "bgboard"), "play", "--port", board.port],
+                         input=typed, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "white (own numbering) 24:2 | bar 0 | off 13 | in hand 0" in out
+    assert "refused: no checker of side 0 on 9 to lift" in out
+    last_leds = [ln for ln in out.splitlines() if "LEDs" in ln][-1]
+    assert "missing: " in last_leds and "point 24" not in last_leds and "point 13" in last_leds
+
+
+def test_play_refuses_a_board_that_is_not_virtual():
+    # A PTY on which a stand-in for a real board answers hello and journal, and refuses
+    # everything else (as the firmware refuses a line without "cmd").
+    master, slave = os.openpty()
+    tty.setraw(slave)
+
+    def real_board():
+        buf = b""
+        while True:
+            try:
+                data = os.read(master, 1024)
+            except OSError:
+                return
+            buf += data
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                msg = json.loads(line)
+                if msg.get("cmd") == "hello":
+                    reply = {"hello": "bgboard", "protocol": 1, "firmware": "0.1.0",
+                             "journal": 1, "seq": 0, "ok": True, "id": msg.get("id")}
+                elif msg.get("cmd") == "journal":
+                    reply = {"ok": True, "id": msg.get("id"), "events": []}
+                else:
+                    reply = {"error": "no cmd", "id": msg.get("id")}
+                os.write(master, json.dumps(reply).encode() + b"\n")
+
+    threading.Thread(target=real_board, daemon=True).start()
+    try:
+        run = subprocess.run([os.path.join(BIN, "bgboard"), "play", "--port",
+                              os.ttyname(slave)], input="quit\n", capture_output=True,
+                             text=True, timeout=60)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert run.returncode == 1
+    assert "not a virtual board" in run.stderr
