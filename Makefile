@@ -11,7 +11,7 @@ CORE_PATH := build/bytecode:build/testcode/core
 BOARD_PATH := $(CORE_PATH):build/testcode/board
 SOAK_PATH := $(BOARD_PATH):build/testcode/soak
 
-.PHONY: all run test pytest test-mpy mpy-cross typecheck bench clean system-deps bytecode testcode
+.PHONY: all sim run test pytest test-mpy mpy-cross typecheck bench clean system-deps bytecode testcode
 
 all: test
 
@@ -38,7 +38,11 @@ system-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnubg >/dev/null; \
 	fi
 
-# The product (until the virtual board exists): the bgboard command.
+# The virtual board, to play on from this terminal (its flash is kept between runs).
+sim: $(BIN)/.installed
+	$(BIN)/bgboard sim --play
+
+# The bgboard command itself.
 run: $(BIN)/.installed
 	$(BIN)/bgboard --help
 	$(BIN)/bgboard rules show --position-id 4HPwATDgc/ABMA
