@@ -47,6 +47,10 @@ def read_lines_until(ser, done, timeout=10.0):
 def test_mpremote_runs_code_in_one_session_on_the_boards_flash(board, tmp_path):
     # One mpremote invocation: the session persists from one exec to the next.
     assert mpremote(board.port, "exec", "x = 41", "exec", "print(x + 1)").strip() == "42"
+    # A soft reset is a fresh interpreter: the session's names are gone.
+    out = mpremote(board.port, "exec", "y = 1", "soft-reset", "exec",
+                   "print('y' in globals())")
+    assert out.strip() == "False"
     listing = mpremote(board.port, "fs", "ls", ":")
     for name in ("main.py", "pinmap.json", "board/", "bgcore/"):
         assert name in listing
