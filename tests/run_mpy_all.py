@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 def main(argv):
     micropython, heap, path, files = argv[1], argv[2], argv[3], argv[4:]
-    env = dict(os.environ, MICROPYPATH=path)
+    env = dict(os.environ, MICROPYPATH=path + ":.frozen")  # .frozen: asyncio and co.
 
     def run(arg):
         f, _, own = arg.partition("@")

@@ -15,6 +15,8 @@ from bgcore import Position, Rules
 
 FIRMWARE = "0.1.0"
 SCAN_MS = 10
+SERIAL_MS = 5  # a command waits at most this long to be read
+LED_MS = 20  # a new LED frame waits at most this long to be shown
 CALIBRATION = "calibration.json"
 JOURNAL_PAGE = 6  # events per reply to "journal": a reply line stays about 1 KB
 JOURNAL_BYTES = 32768  # the journal's budget on flash
@@ -57,6 +59,8 @@ class App:
         self.pending_calibration = None
         self._leds_sent = bytearray(len(self.renderer.frame))  # the frame the host last saw
         self._leds_at = hw.clock.ticks_ms()
+        self._started = self._leds_at
+        self._looked = False  # the board has been given a first sensed frame
 
     def start(self):
         """Power-up: resume the match from the journal, say hello. Returns the events
@@ -72,11 +76,21 @@ class App:
     # --- one turn of the loop ---------------------------------------------------------------
 
     def scan(self):
-        """Read the sensors once; tell the board what changed."""
+        """Read the sensors once; tell the board what changed (and, once, what it sees
+        after the first stable_ms: an empty board changes nothing, yet the board must know
+        it, to ask for the checkers)."""
         self.hw.scanner.read_into(self.raw)
-        if self.sensing.scan(self.raw):
+        if self.sensing.scan(self.raw) or self._first_look():
             self.sensed.read(self.sensing.frame)
             self.board.on_sensed(self.sensed)
+
+    def _first_look(self):
+        if self._looked:
+            return False
+        clock = self.hw.clock
+        self._looked = clock.ticks_diff(clock.ticks_ms(), self._started) >= \
+            self.sensing.stable_ms
+        return self._looked
 
     def step(self):
         """Everything between two scans: serial, buttons, time."""
@@ -108,16 +122,35 @@ class App:
         self.protocol.send({"live": "leds", "lit": lit})
 
     async def run(self):
-        """The loop on the device: scanning and the rest share one task; await lets USB
-        and the REPL's Ctrl-C through."""
+        """The loop on the device, as asyncio tasks: scanning (sensors, buttons, time)
+        every SCAN_MS; the serial line every SERIAL_MS; the LEDs, sent when a frame is
+        pending. Each await lets USB and the REPL's Ctrl-C through."""
         import asyncio
+        sleep_ms = getattr(asyncio, "sleep_ms", None) or (lambda ms: asyncio.sleep(ms / 1000))
+        self.renderer.deferred = True
+        asyncio.create_task(self._serial_task(sleep_ms))
+        asyncio.create_task(self._led_task(sleep_ms))
         clock = self.hw.clock
         while True:
             t0 = clock.ticks_ms()
             self.scan()
-            self.step()
+            pressed = self.hw.buttons.pressed()
+            if pressed:
+                self.board.on_buttons(pressed)
+            self.board.tick()
             rest = SCAN_MS - clock.ticks_diff(clock.ticks_ms(), t0)
-            await asyncio.sleep_ms(rest if rest > 0 else 0)  # type: ignore[attr-defined]
+            await sleep_ms(rest if rest > 0 else 0)
+
+    async def _serial_task(self, sleep_ms):
+        while True:
+            self.protocol.poll()
+            await sleep_ms(SERIAL_MS)
+
+    async def _led_task(self, sleep_ms):
+        while True:
+            self.renderer.flush()
+            self._report_leds()
+            await sleep_ms(LED_MS)
 
     # --- the host's commands (board.protocol checked their form) ------------------------------
 

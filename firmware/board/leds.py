@@ -49,6 +49,10 @@ class Renderer:
         self.frame = bytearray(3 * ledmap.count)  # what is drawn, brightness applied
         self._zero = bytes(3 * ledmap.count)
         self.scale = 0  # the last frame's overall scale, 0..256 (256: brightness alone)
+        # A WS2812 write holds the CPU for ~5 ms: on the device a task of its own sends the
+        # frames (deferred), so that no scan waits for one.
+        self.deferred = False
+        self.pending = False
 
     def clear(self):
         self.frame[:] = self._zero
@@ -112,7 +116,21 @@ class Renderer:
     def show(self):
         """Send the frame with the scale that keeps it under the cap (the driver applies it
         while copying into the chain's buffer, which it does anyway). Returns the estimated
-        mA."""
+        mA. Deferred (the device's LED task): only note that the frame is to be sent."""
+        if self.deferred:
+            self.pending = True
+            return 0
+        return self._send()
+
+    def flush(self):
+        """Send the frame a deferred show() left; True if there was one."""
+        if not self.pending:
+            return False
+        self.pending = False
+        self._send()
+        return True
+
+    def _send(self):
         f = self.frame
         m = self.map
         n = m.count

@@ -200,7 +200,7 @@ def mount(flash, hw):
     vfs.mount(vfs.VfsPosix(flash), "/")  # type: ignore[attr-defined]
     vfs.mount(vfs.VfsPosix(hw), "/.sim")  # type: ignore[attr-defined]
     os.chdir("/")
-    sys.path[:] = ["", "/lib", "/.sim"]
+    sys.path[:] = ["", ".frozen", "/lib", "/.sim"]  # .frozen: asyncio and the like
     import sim.vmachine  # type: ignore[import-not-found]
 
     sys.modules["machine"] = sim.vmachine

@@ -142,3 +142,38 @@ def test_checkers_on_known_slots_measure_each_sensors_sensitivity(rig, path):
     assert 1.07 < gain < 1.17, gain  # 1.12, give or take noise and neighbours
     assert rig.ask({"cmd": "calibrate", "step": "save"})[0]["saved"] == 128
     assert json.loads(FlashStorage(path).read(CALIBRATION))["gains"][strong] == rig.app.gains[strong]
+
+
+@with_rig
+def test_the_device_loop_runs_scanning_serial_and_leds_as_tasks(rig, path):
+    # App.run as main.py runs it: a command is answered by the serial task, the LED frame
+    # the new session asks for (where the checkers go) is sent by the LED task and reported
+    # to the host, while the scan task reads the sensors.
+    import asyncio
+
+    clock = rig.hw.clock
+    frames = rig.leds.frames
+    reads = rig.model.reads if hasattr(rig.model, "reads") else None
+    rig.link.feed(json.dumps({"cmd": "new", "kind": "money", "id": 7}).encode())
+
+    async def time_passes():
+        while True:
+            clock.advance(10)
+            await asyncio.sleep(0.01)
+
+    async def main():
+        asyncio.create_task(time_passes())
+        try:
+            await asyncio.wait_for(rig.app.run(), 0.5)
+        except asyncio.TimeoutError:
+            pass
+
+    asyncio.run(main())
+    replies = [json.loads(b.decode()) for b in rig.link.sent]
+    assert [r for r in replies if r.get("id") == 7 and r.get("ok")]
+    assert rig.app.renderer.deferred and not rig.app.renderer.pending
+    assert rig.leds.frames > frames
+    lit = [r["lit"] for r in replies if r.get("live") == "leds"]
+    assert lit and sum(len(v) for v in lit[-1].values()) >= 5 * 8  # 8 points to fill
+    if reads is not None:
+        assert rig.model.reads > reads
