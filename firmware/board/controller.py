@@ -154,6 +154,7 @@ class Board:
         rules = rules if rules is not None else Rules()
         Match(length, rules)  # refuse bad settings before anything is written
         self._commit({"ev": "match", "length": length, "rules": rules.to_dict()})
+        self._update()  # show at once what the setup lacks (nothing may move for a while)
 
     def roll(self, dice=None):
         """The player on roll throws (the board's dice when `dice` is None)."""

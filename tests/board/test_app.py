@@ -177,3 +177,18 @@ def test_the_device_loop_runs_scanning_serial_and_leds_as_tasks(rig, path):
     assert lit and sum(len(v) for v in lit[-1].values()) >= 5 * 8  # 8 points to fill
     if reads is not None:
         assert rig.model.reads > reads
+
+
+@with_rig
+def test_a_new_session_shows_at_once_where_the_checkers_go(rig, path):
+    # The board is empty and nothing moves: the LEDs still ask for the starting position
+    # as soon as the session starts (the board has had its first look at the sensors).
+    clock = rig.hw.clock
+    for _ in range(30):
+        clock.advance(10)
+        rig.app.scan()
+    assert not any(rig.leds.shown)
+    rig.ask({"cmd": "new", "kind": "money"})
+    points = load_pinmap()["leds"]["points"]
+    lit = [p + 1 for p in range(24) if any(rig.leds.pixel(i) != (0, 0, 0) for i in points[p])]
+    assert lit == [1, 6, 8, 12, 13, 17, 19, 24]
