@@ -169,7 +169,9 @@ class App:
             dice = args.get("dice")
             board.roll((dice[0], dice[1]) if dice else None)
         elif cmd in ("double", "take", "drop", "beaver"):
-            board.cube_action(cmd)
+            board.cube_action(cmd, args.get("member"))
+        elif cmd == "partner":
+            board.partner(args["member"])
         elif cmd == "resign":
             board.resign(args["level"])
         elif cmd in ("accept", "reject"):
@@ -197,14 +199,24 @@ class App:
                 raise CommandError("new match: give its length in points (1 or more)")
         elif kind == "money":
             length = 0
+        elif kind == "chouette":
+            return self._new_chouette(args)
         else:
-            raise CommandError("new: kind is match or money, not %r" % kind)
-        options = args.get("options", {})
-        try:
-            rules = Rules(**options)
-        except TypeError:
-            raise CommandError("new: unknown rule option among %s" % ", ".join(options))
-        self.board.new_match(length, rules)
+            raise CommandError("new: kind is match, money or chouette, not %r" % kind)
+        self.board.new_match(length, _rules(args.get("options", {})))
+
+    def _new_chouette(self, args):
+        options = dict(args.get("options", {}))
+        multiple = options.pop("multiple_cubes", True)
+        partner_from = options.pop("partner_from", None)
+        if not isinstance(multiple, bool):
+            raise CommandError("new chouette: multiple_cubes is true or false")
+        if "length" in args:
+            raise CommandError("new chouette: a chouette has no length")
+        players = args.get("players")
+        if not players:
+            raise CommandError("new chouette: give the players, highest rank (the box) first")
+        self.board.new_chouette(players, _rules(options), multiple, partner_from)
 
     def _journal(self, since):
         try:
@@ -298,3 +310,9 @@ class App:
                 pass  # a broken file: uncalibrated, as new
         return None, [], None
 
+
+def _rules(options):
+    try:
+        return Rules(**options)
+    except TypeError:
+        raise CommandError("new: unknown rule option among %s" % ", ".join(options))

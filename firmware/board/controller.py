@@ -41,6 +41,7 @@ class Board:
         self.renderer = renderer
         self.emit = emit or (lambda msg: None)
         self.match = None
+        self.chouette = None  # a chouette's Session (board.chouette_session), also self.match
         self.phase = IDLE
         self.settings = {"length": 0, "rules": Rules().to_dict()}
         self.tracker = None
@@ -81,7 +82,13 @@ class Board:
     def _restore_snapshot(self, snap):
         self.phase = snap["phase"]
         self.settings = snap["settings"]
-        self.match = Match.from_dict(snap["match"]) if snap["match"] else None
+        self.chouette = None
+        if snap["match"] and self.settings.get("kind") == "chouette":
+            from board.chouette_session import Session
+
+            self.match = self.chouette = Session.from_dict(snap["match"])
+        else:
+            self.match = Match.from_dict(snap["match"]) if snap["match"] else None
 
     # --- committing ---------------------------------------------------------------------------------
 
@@ -101,14 +108,23 @@ class Board:
         m = self.match
         if kind == "match":
             self.settings = {"length": ev["length"], "rules": ev["rules"]}
-            self.match = Match(ev["length"], Rules.from_dict(ev["rules"]))
+            self.chouette = None
+            if ev.get("kind") == "chouette":
+                from board.chouette_session import Session
+
+                self.settings["kind"] = "chouette"
+                self.match = self.chouette = Session.start(ev)
+            else:
+                self.match = Match(ev["length"], Rules.from_dict(ev["rules"]))
             self.phase = SETUP
             return
         if m is None:
             raise ValueError("event %r before any match" % kind)
         game = m.game
         if kind == "game":
-            if game.is_over():
+            if self.chouette is not None:
+                game = self.chouette.next_game(ev)
+            elif game.is_over():
                 game = m.next_game()
             ev["number"] = m.games + 1
             ev["score"] = m.score
@@ -129,9 +145,12 @@ class Board:
         elif kind == "roll":
             game.roll(ev["dice"], ev["player"])
         elif kind in ("double", "take", "drop", "beaver", "raccoon"):
-            getattr(game, kind)(ev["player"])
-            if kind != "take" and kind != "drop":  # the value now at stake, for the host
-                ev["cube"] = game.cube.value * (2 if kind == "double" else 1)
+            if self.chouette is not None:
+                self.chouette.cube(ev)
+            else:
+                getattr(game, kind)(ev["player"])
+                if kind != "take" and kind != "drop":  # the value now at stake, for the host
+                    ev["cube"] = game.cube.value * (2 if kind == "double" else 1)
         elif kind == "resign":
             game.resign(ev["level"], ev["player"])
         elif kind == "accept":
@@ -140,6 +159,10 @@ class Board:
             game.reject_resignation(ev["player"])
         elif kind == "result":
             self.phase = OVER
+            if self.chouette is not None:
+                self.chouette.end_game(ev)
+        elif kind == "partner" and self.chouette is not None:
+            self.chouette.chouette.take_partner(ev["name"])
         elif kind == "match_over":
             self.phase = IDLE
         else:
@@ -155,6 +178,21 @@ class Board:
         Match(length, rules)  # refuse bad settings before anything is written
         self._commit({"ev": "match", "length": length, "rules": rules.to_dict()})
         self._update()  # show at once what the setup lacks (nothing may move for a while)
+
+    def new_chouette(self, players, rules=None, multiple_cubes=True, partner_from=None):
+        """Start a chouette (board.chouette_session): `players` by rank, the box first."""
+        from board.chouette_session import match_event
+
+        rules = rules if rules is not None else Rules()
+        self._commit(match_event(players, rules, multiple_cubes, partner_from))
+        self._update()
+
+    def partner(self, name):
+        """Chouette, between games: the box takes `name` as its partner for the next game."""
+        if self.chouette is None:
+            raise ValueError("the box takes a partner only in a chouette")
+        self.chouette.check_partner(name)
+        self._commit({"ev": "partner", "name": name})
 
     def roll(self, dice=None):
         """The player on roll throws (the board's dice when `dice` is None)."""
@@ -175,6 +213,8 @@ class Board:
             self._follow_turn()
             return
         reason = game.why_not_roll()
+        if not reason and self.chouette is not None:
+            reason = self.chouette.waiting()
         if reason:
             raise ValueError(reason)
         self._accept_play()
@@ -183,17 +223,26 @@ class Board:
         self._commit({"ev": "roll", "player": game.on_roll, "dice": [dice[0], dice[1]]})
         self._follow_turn()
 
-    def cube_action(self, kind):
-        """double, take, drop, beaver or raccoon, by the player whose turn it is to act."""
+    def cube_action(self, kind, member=None, pick=False):
+        """double, take, drop, beaver or raccoon, by the player whose turn it is to act. In a
+        chouette, `member` names whose stake it is (board.chouette_session); `pick`: none
+        named, the first whose answer is due (the buttons)."""
         game = self._game(kind)
         self.settle()
-        player = game.on_roll if kind in ("double", "raccoon") else game.decider
-        reason = getattr(game, "why_not_" + kind)(player)
-        if reason:
-            raise ValueError(reason)
+        if self.chouette is not None:
+            evs = self.chouette.plan(kind, member, pick)
+        elif member is not None:
+            raise ValueError("a member is named only in a chouette")
+        else:
+            player = game.on_roll if kind in ("double", "raccoon") else game.decider
+            reason = getattr(game, "why_not_" + kind)(player)
+            if reason:
+                raise ValueError(reason)
+            evs = [{"ev": kind, "player": player}]
         if kind == "double":
             self._accept_play()
-        self._commit({"ev": kind, "player": player})
+        for ev in evs:
+            self._commit(ev)
         if game.is_over():
             self._result()
 
@@ -201,6 +250,8 @@ class Board:
         game = self._game("resign")
         self.settle()
         reason = game.why_not_resign(level)
+        if not reason and self.chouette is not None:
+            reason = self.chouette.waiting()
         if reason:
             raise ValueError(reason)
         player = game.on_roll
@@ -295,11 +346,11 @@ class Board:
             if mask & ROLL:
                 self.roll()
             if mask & DOUBLE:
-                self.cube_action("double")
+                self.cube_action("double", None, True)
             if mask & TAKE:
-                self.cube_action("beaver" if mask & DOUBLE else "take")
+                self.cube_action("beaver" if mask & DOUBLE else "take", None, True)
             if mask & DROP:
-                self.cube_action("drop")
+                self.cube_action("drop", None, True)
             if mask & UNDO:
                 self.verify()
             if mask & MENU and self.phase == IDLE:
@@ -439,6 +490,8 @@ class Board:
             "match_id": m.match_id(),
             "allowed": game.allowed(),
         }
+        if self.chouette is not None:
+            out["chouette"] = self.chouette.state()
         if self.tracker is not None:
             out["game"]["moves"] = [[s.src, s.dst, 1 if s.hit else 0]
                                     for s in self.tracker.turn.steps]

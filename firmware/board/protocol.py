@@ -14,15 +14,15 @@ PROTOCOL = 1
 MAX_LINE = 1024
 
 # Argument kinds: "int", "str", "bool", "dict", "dice" (two ints 1..6), "level" (1..3),
-# "ints" (a list of ints).
+# "ints" (a list of ints), "names" (a list of 1 to 16 names of 1 to 31 characters).
 COMMANDS = {
     "hello": {},
     "state": {},
     "dump": {},
     "roll": {"dice": ("dice", False)},
-    "double": {},
-    "take": {},
-    "drop": {},
+    "double": {"member": ("str", False)},  # member: in a chouette, whose stake
+    "take": {"member": ("str", False)},
+    "drop": {"member": ("str", False)},
     "beaver": {},
     "resign": {"level": ("level", True)},
     "accept": {},
@@ -31,8 +31,9 @@ COMMANDS = {
         "kind": ("str", True),  # "match", "money" or "chouette"
         "length": ("int", False),
         "options": ("dict", False),
-        "players": ("ints", False),
+        "players": ("names", False),  # a chouette's, highest rank (the box) first
     },
+    "partner": {"member": ("str", True)},
     "undo": {},
     "verify": {},
     "ledtest": {},
@@ -67,6 +68,9 @@ def _check(kind, value):
                 and all(_check("int", d) and 1 <= d <= 6 for d in value))
     if kind == "ints":
         return isinstance(value, list) and len(value) <= 16 and all(_check("int", v) for v in value)
+    if kind == "names":
+        return (isinstance(value, list) and 0 < len(value) <= 16
+                and all(isinstance(v, str) and 0 < len(v) <= 31 for v in value))
     return False
 
 
@@ -114,6 +118,7 @@ _KIND_WORDS = {
     "dice": "two dice, e.g. [5, 2]",
     "level": "1 (single), 2 (gammon) or 3 (backgammon)",
     "ints": "a list of integers",
+    "names": "a list of 1 to 16 names (1 to 31 characters each)",
 }
 
 

@@ -192,3 +192,33 @@ def test_a_new_session_shows_at_once_where_the_checkers_go(rig, path):
     points = load_pinmap()["leds"]["points"]
     lit = [p + 1 for p in range(24) if any(rig.leds.pixel(i) != (0, 0, 0) for i in points[p])]
     assert lit == [1, 6, 8, 12, 13, 17, 19, 24]
+
+
+@with_rig
+def test_a_chouette_is_started_and_answered_by_command(rig, path):
+    for msg in ({"cmd": "new", "kind": "chouette"},
+                {"cmd": "new", "kind": "chouette", "players": [1, 2, 3]},
+                {"cmd": "new", "kind": "chouette", "players": ["Ann", "Bob"]},
+                {"cmd": "new", "kind": "chouette", "players": ["Ann", "Bob", "Cy"], "length": 5},
+                {"cmd": "new", "kind": "chouette", "players": ["Ann", "Bob", "Cy"],
+                 "options": {"multiple_cubes": 1}},
+                {"cmd": "new", "kind": "chouette", "players": ["Ann", "Bob", "Cy"],
+                 "options": {"beavers": True}},
+                {"cmd": "new", "kind": "chouette", "players": ["Ann", "Bob", "Cy"],
+                 "options": {"wobble": True}}):
+        reply = rig.ask(msg)
+        assert len(reply) == 1 and "error" in reply[0], (msg, reply)
+    assert rig.app.journal.last_seq == 0
+    replies = rig.ask({"cmd": "new", "kind": "chouette", "players": ["Ann", "Bob", "Cy"],
+                       "options": {"multiple_cubes": False, "jacoby": True}, "id": 3})
+    assert replies[0]["ev"] == "match" and replies[0]["players"] == ["Ann", "Bob", "Cy"]
+    assert replies[0]["multiple_cubes"] is False and replies[0]["rules"]["jacoby"] == 1
+    assert replies[-1] == {"ok": True, "id": 3}
+    state = rig.ask({"cmd": "state"})[0]
+    assert state["settings"]["kind"] == "chouette" and state["chouette"]["box"] == "Ann"
+    reply = rig.ask({"cmd": "take", "member": "Bob"})[0]
+    assert "no double" in reply["error"]
+    assert "opening" in rig.ask({"cmd": "double"})[0]["error"]
+    assert "partner_from" in rig.ask({"cmd": "partner", "member": "Cy"})[0]["error"]
+    assert "member" in rig.ask({"cmd": "drop", "member": 7})[0]["error"]
+    assert rig.app.journal.last_seq == 1

@@ -103,3 +103,16 @@ def test_every_command_has_a_valid_form():
             if spec[key][1]:
                 msg[key] = {"level": 1, "int": 0, "str": "match"}[spec[key][0]]
         assert parse(json.dumps(msg).encode())[0] == cmd
+
+
+def test_chouette_players_are_names_and_members_are_named():
+    cmd, args, _ = parse(b'{"cmd": "new", "kind": "chouette", "players": ["Ann", "Bob", "Cy"]}')
+    assert args["players"] == ["Ann", "Bob", "Cy"]
+    assert parse(b'{"cmd": "take", "member": "Cy"}')[1] == {"member": "Cy"}
+    assert parse(b'{"cmd": "partner", "member": "Cy"}')[0] == "partner"
+    for bad in (b'{"cmd": "new", "kind": "chouette", "players": [1, 2, 3]}',
+                b'{"cmd": "new", "kind": "chouette", "players": []}',
+                b'{"cmd": "new", "kind": "chouette", "players": ["", "Bob", "Cy"]}',
+                b'{"cmd": "new", "kind": "chouette", "players": ["' + b"x" * 32 + b'", "B"]}',
+                b'{"cmd": "double", "member": 3}', b'{"cmd": "partner"}'):
+        raises(CommandError, parse, bad)
