@@ -171,9 +171,6 @@ def _simple(name, doc):
 
 
 for _name, _doc in (
-    ("double", "Offer a double (the player on roll, before rolling)."),
-    ("take", "Take the double on offer."),
-    ("drop", "Drop (pass) the double on offer."),
     ("beaver", "Beaver the double on offer (money play with beavers)."),
     ("accept", "Accept the resignation on offer."),
     ("reject", "Reject the resignation on offer."),
@@ -200,6 +197,36 @@ def roll(dice, port):
             raise click.UsageError("a die shows 1 to 6, got %d" % d)
     args = {"dice": list(dice)} if dice else {}
     _print_reply(_run(port, "roll", **args))
+
+
+def _cube(name, doc):
+    @send.command(name=name, help=doc)
+    @click.option("--member", "-m", metavar="NAME", default=None,
+                  help="Chouette: whose stake (see above); default: the only one it can be.")
+    @port_option
+    def command(member, port):
+        args = {"member": _check_name(member, "--member")} if member is not None else {}
+        _print_reply(_run(port, name, **args))
+
+    return command
+
+
+_cube("double", "Offer a double (the player on roll, before rolling). Chouette: with a single "
+                "cube the box doubles the whole team, the captain doubles for the team; with "
+                "multiple cubes the box doubles --member's cube (none named: every cube it "
+                "may double) and a member doubles the box on their own cube (--member).")
+_cube("take", "Take the double on offer. Chouette: --member names the member who takes the "
+              "box's double, or (multiple cubes) whose double the box takes.")
+_cube("drop", "Drop (pass) the double on offer. Chouette: --member as for take.")
+
+
+@send.command()
+@click.argument("name")
+@port_option
+def partner(name, port):
+    """Chouette, before a game: the box takes NAME (a team member) as its partner for that
+    game; they share the box's results half and half (needs --partner-from)."""
+    _print_reply(_run(port, "partner", member=_check_name(name, "NAME")))
 
 
 LEVEL_WORDS = {"1": 1, "2": 2, "3": 3, "single": 1, "gammon": 2, "backgammon": 3}
@@ -257,7 +284,8 @@ def _rules(kind, opts):
 
 @send.group(name="new")
 def new():
-    """Start a new match or money session (the board then asks for the starting position)."""
+    """Start a new match, money session or chouette (the board then asks for the starting
+    position)."""
 
 
 @new.command(name="match")
@@ -279,6 +307,36 @@ def new_money(port, **opts):
     """A money session (games scored one by one, no match length)."""
     options = _rules("money", opts)
     _print_reply(_run(port, "new", kind="money", options=options))
+
+
+@new.command(name="chouette")
+@click.option("--players", required=True, metavar="A,B,C,...",
+              help="Three or more names, comma-separated, highest rank first: the first is "
+                   "the box, the second the captain.")
+@click.option("--single-cube", is_flag=True,
+              help="One cube for the team (each member takes or drops the box's double); "
+                   "default: multiple cubes, one per member.")
+@click.option("--partner-from", type=int, default=None, metavar="N",
+              help="With N (6 or 8) or more players the box may take a partner (`send "
+                   "partner NAME`).")
+@rules_options
+@port_option
+def new_chouette(players, single_cube, partner_from, port, **opts):
+    """A chouette: the box (white) against a team whose captain plays black's checkers;
+    every member answers the box's doubles on their own. Results are settled per member
+    and the line-up rotates after each game."""
+    from bgcore import Chouette, Rules
+
+    names = [_check_name(n, "--players") for n in players.split(",")]
+    options = _rules("money", opts)
+    try:
+        Chouette(names, Rules(**options), not single_cube, partner_from)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    options["multiple_cubes"] = not single_cube
+    if partner_from is not None:
+        options["partner_from"] = partner_from
+    _print_reply(_run(port, "new", kind="chouette", players=names, options=options))
 
 
 # --- calibrate --------------------------------------------------------------------------------

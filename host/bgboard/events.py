@@ -17,6 +17,14 @@ list of `Entry` values in the order the players acted:
     wins    player (the winner), points, how ("played", "dropped", "resigned"), level
 
 Rejected resignations leave no entry: neither .mat nor SGF records them.
+
+A chouette (`match` event with kind "chouette") is a money session whose games are between
+the box (player 0) and the team (player 1, its captain moving the checkers): each GameLog has
+the `box`, `captain` and `team` of its game. Cube events naming a `member` are that member's
+own stake: they make no entry, except the answer that completes the team's answer to the
+box's double (single cube: its `team` field, "take" if any member took) which is the team's
+take or drop. The per-member settlements of each game are in its result (`settled`) and
+summed in the MatchLog's `balance`.
 """
 
 from collections import namedtuple
@@ -27,7 +35,7 @@ from bgcore import Position, legal_plays
 START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
 # Event name -> {field: kind}; kinds: "int", "player", "dice", "die2", "moves", "score",
-# "bool", "dict", "level", "how", "cube".
+# "bool", "dict", "level", "how", "cube", "name".
 EVENTS = {
     "match": {"length": "int", "rules": "dict"},
     "game": {"number": "int", "score": "score", "crawford": "bool"},
@@ -45,6 +53,7 @@ EVENTS = {
     "result": {"winner": "player", "points": "int", "level": "level", "how": "how",
                "score": "score"},
     "match_over": {"winner": "player", "score": "score"},
+    "partner": {"name": "name"},
 }
 
 HOW = ("played", "dropped", "resigned")
@@ -85,6 +94,8 @@ def _ok(kind, v):
         return v in HOW
     if kind == "cube":
         return _is_int(v) and v >= 1 and v & (v - 1) == 0
+    if kind == "name":
+        return isinstance(v, str) and 0 < len(v) <= 64
     if kind == "moves":
         if not isinstance(v, list) or len(v) > 4:
             return False
@@ -115,6 +126,17 @@ def check_event(ev):
     for field, kind in spec.items():
         if field not in ev or not _ok(kind, ev[field]):
             raise EventError("event %s (seq %d): bad or missing %s" % (name, seq, field))
+    if "member" in ev and not _ok("name", ev["member"]):
+        raise EventError("event %s (seq %d): bad member" % (name, seq))
+    if name == "match" and ev.get("kind") == "chouette":
+        players = ev.get("players")
+        if not (isinstance(players, list) and len(players) >= 3
+                and all(_ok("name", p) for p in players)):
+            raise EventError("event match (seq %d): a chouette needs three or more players"
+                             % seq)
+    if name == "game" and "box" in ev:
+        if not (_ok("name", ev["box"]) and _ok("name", ev.get("captain"))):
+            raise EventError("event game (seq %d): bad box or captain" % seq)
 
 
 class GameLog:
@@ -123,8 +145,11 @@ class GameLog:
     `first` (who won the opening), `entries` (Entry values), `result` (the result event or
     None), `first_seq`/`last_seq`."""
 
-    def __init__(self, number, score, crawford, seq):
+    def __init__(self, number, score, crawford, seq, box=None, captain=None, team=()):
         self.number = number
+        self.box = box  # a chouette's game: who plays the box and, for the team, the captain
+        self.captain = captain
+        self.team = list(team)
         self.score = list(score)
         self.crawford = crawford
         self.openings = []
@@ -143,6 +168,11 @@ class GameLog:
     @property
     def over(self):
         return self.result is not None
+
+    @property
+    def names(self):
+        """(box, captain) in a chouette's game, else None."""
+        return (self.box, self.captain) if self.box is not None else None
 
     def _flush_take(self):
         if self._take is not None:
@@ -177,9 +207,13 @@ class GameLog:
                                        steps=steps))
         elif name == "double":
             self._flush_take()
-            self.entries.append(_entry("double", ev["player"], cube=ev["cube"]))
+            if "member" not in ev:  # a member's own cube (chouette) is not the game's
+                self.entries.append(_entry("double", ev["player"], cube=ev["cube"]))
         elif name in ("take", "drop"):
-            self.entries.append(_entry(name, ev["player"]))
+            if "member" not in ev:
+                self.entries.append(_entry(name, ev["player"]))
+            elif ev.get("team") in ("take", "drop"):  # the team's answer, all members in
+                self.entries.append(_entry(ev["team"], ev["player"]))
         elif name in ("beaver", "raccoon"):
             # In gnubg's terms the answer is a redouble of its own, which the other side
             # takes: that take comes before whatever happens next.
@@ -231,9 +265,19 @@ class MatchLog:
     `match` event, or of its first event when the journal began inside it: then `length` is
     None, unknown)."""
 
-    def __init__(self, length, rules, seq):
+    def __init__(self, length, rules, seq, event=None):
         self.length = length
         self.rules = dict(rules or {})
+        ev = event or {}
+        # kind "chouette": players (by rank at the start), multiple_cubes, partner_from;
+        # balance: each player's net points over the games settled; line: the line-up now
+        self.kind = ev.get("kind") or ("money" if length == 0 else "match")
+        self.players = list(ev.get("players") or [])
+        self.multiple_cubes = bool(ev.get("multiple_cubes", True))
+        self.partner_from = ev.get("partner_from")
+        self.balance = dict((p, 0) for p in self.players)
+        self.line = list(self.players)
+        self.partner = None
         self.games = []
         self.over = None
         self.first_seq = seq
@@ -243,6 +287,10 @@ class MatchLog:
     @property
     def money(self):
         return self.length == 0
+
+    @property
+    def chouette(self):
+        return self.kind == "chouette"
 
     def rule(self, name, default=False):
         value = self.rules.get(name, default)
@@ -261,14 +309,33 @@ class MatchLog:
         name = ev["ev"]
         self.last_seq = ev["seq"]
         if name == "game":
-            self.games.append(GameLog(ev["number"], ev["score"], ev["crawford"], ev["seq"]))
+            self.partner = ev.get("partner")
+            self.games.append(GameLog(ev["number"], ev["score"], ev["crawford"], ev["seq"],
+                                      ev.get("box"), ev.get("captain"), ev.get("team", ())))
         elif name == "match_over":
             self.over = ev
+        elif name == "partner":
+            self.partner = ev["name"]
         elif name in EVENTS:
             if not self.games:
                 self.skipped.append(ev["seq"])
                 return
             self.games[-1].apply(ev)
+            if name == "result":
+                self._settle(ev)
+
+    def _settle(self, ev):
+        # A chouette's game settled: who paid whom, and the line-up after the rotation.
+        for row in ev.get("settled") or []:
+            if (isinstance(row, list) and len(row) == 3 and _ok("name", row[0])
+                    and _ok("name", row[1]) and isinstance(row[2], (int, float))):
+                payer, payee, points = row
+                self.balance[payer] = self.balance.get(payer, 0) - points
+                self.balance[payee] = self.balance.get(payee, 0) + points
+        line = ev.get("line")
+        if isinstance(line, list) and all(_ok("name", n) for n in line):
+            self.line = list(line)
+            self.partner = None
 
 
 def _high_low(dice):
@@ -311,7 +378,7 @@ def build_matches(events, problems=None):
                    % (name[:32], ev["seq"]))
             continue
         if name == "match":
-            current = MatchLog(ev["length"], ev["rules"], ev["seq"])
+            current = MatchLog(ev["length"], ev["rules"], ev["seq"], ev)
             matches.append(current)
             continue
         if current is None:

@@ -28,6 +28,13 @@ Layout (../shared/reference/formats.md, gnubg 1.07's importer and exporter):
   for the reader; the SGF file carries all of it. gnubg also stops doubling at 4096.
 - The formats.md example row has the right column one character earlier (27); its rule
   text (28, column 34) is what gnubg's exporter writes, and what this writes.
+- A chouette: gnubg has no format for one. Each game is written as a money game between the
+  box (left) and the team (right), headed with the names of the box and the game's first
+  captain; the score lines total the games as the game's cube scores them (boxes' points,
+  teams' points). With a single cube the file has the team's cube actions (the team takes
+  when any member took); with multiple cubes, none (each member's cube is their own). Who
+  owes whom is in the journal's results. gnubg shows one pair of names for a whole file:
+  the last game's.
 """
 
 from bgboard import __version__
@@ -132,6 +139,8 @@ def render_row(row):
 
 
 def game_lines(game, names):
+    if game.names is not None:  # a chouette's game: its box and captain
+        names = (clean_name(game.names[0], names[0]), clean_name(game.names[1], names[1]))
     left = "%s : %d" % (names[0], game.score[0])
     head = " %-31s" % left
     if not head.endswith(" "):
@@ -155,6 +164,13 @@ def header_lines(match, event=None, date=None):
     elif match.length:
         out.append('; [Crawford "%s"]' % ("On" if match.rule("crawford", True) else "Off"))
     else:
+        if match.chouette:
+            out.append("; A chouette of %s: each game is the box (left) against the team "
+                       "(right, named by its captain)." % ", ".join(
+                           clean_name(p, "?") for p in match.players))
+            out.append("; %s. Who owes whom is in the journal (bgboard monitor shows it)."
+                       % ("The members' own cubes are not in this file" if
+                          match.multiple_cubes else "The team takes when any member took"))
         out.append('; [Jacoby "%s"]' % ("On" if match.rule("jacoby") else "Off"))
         out.append('; [Beaver "%s"]' % ("On" if match.rule("beavers") else "Off"))
         if match.rule("automatic_doubles", 0):

@@ -2,7 +2,9 @@
 
 `View` follows the events (and the `live` lines) and renders the position diagram (bgcore's,
 from the side of the player on roll), the match and score, the cube, the dice, the last
-events in words and any sensor problems the board reports.
+events in words and any sensor problems the board reports. In a chouette the players are
+the game's box and captain, and the view adds the line-up and each player's balance (the
+ledger: the results settled per member).
 """
 
 import collections
@@ -30,6 +32,8 @@ class View:
         self.on_roll = None
         self.seq = 0
         self.board_state = None  # the board's `state` reply, when asked
+        self.game_names = None  # a chouette's game: (box, captain)
+        self.stakes = {}  # a chouette's game: member -> [cube, holder(, offered)] or why out
 
     # --- following the events -------------------------------------------------------------------
 
@@ -42,7 +46,7 @@ class View:
         self.seq = ev["seq"]
         name = ev["ev"]
         if name == "match":
-            self.match = MatchLog(ev["length"], ev["rules"], ev["seq"])
+            self.match = MatchLog(ev["length"], ev["rules"], ev["seq"], ev)
         elif self.match is None:
             self.match = MatchLog(None, {}, ev["seq"])
         if name != "match":
@@ -56,8 +60,22 @@ class View:
     def _follow(self, ev):
         name = ev["ev"]
         p = ev.get("player")
+        n = self._names()
+        if name == "match":
+            self.game_names = None
+        if "member" in ev and name in ("double", "take", "drop"):
+            if ev.get("team") in ("take", "drop"):  # the last member answered the box
+                name = ev["team"]
+            else:  # a member's own stake: not the game's cube
+                self.offer = self.describe(ev) if name == "double" else None
+                self._stake(ev, name, ev["member"])
+                return
         if name == "game":
             self.cube, self.owner, self.offer, self.dice, self.on_roll = 1, None, None, None, None
+            if "box" in ev:
+                self.game_names = (clean_name(ev["box"], "Box"),
+                                   clean_name(ev.get("captain"), "Captain"))
+                self.stakes = dict((m, [1, None]) for m in ev.get("team") or [])
         elif name == "opening":
             d0, d1 = ev["dice"]
             self.cube = ev.get("cube", self.cube)
@@ -69,7 +87,7 @@ class View:
         elif name == "play":
             self.on_roll, self.dice = 1 - p, None
         elif name == "double":
-            self.offer = "%s doubles to %d" % (self.names[p], ev["cube"])
+            self.offer = "%s doubles to %d" % (n[p], ev["cube"])
         elif name == "take":
             self.cube, self.owner, self.offer = self.cube * 2, p, None
         elif name in ("beaver", "raccoon"):
@@ -77,18 +95,57 @@ class View:
             if name == "beaver":
                 self.owner = p
         elif name == "resign":
-            self.offer = "%s offers to resign %s" % (self.names[p], LEVELS[ev["level"]])
+            self.offer = "%s offers to resign %s" % (n[p], LEVELS[ev["level"]])
         elif name in ("accept", "reject", "drop", "result"):
             self.offer = None
+
+    def _stake(self, ev, name, member):
+        # A member's own cube (multiple cubes) or answer to the box's double.
+        stake = self.stakes.get(member)
+        if not isinstance(stake, list):
+            return
+        if name == "double":
+            stake.append(ev["cube"])  # on offer
+        elif name == "take" and len(stake) > 2:
+            self.stakes[member] = [stake[2], "box" if ev["player"] == 0 else member]
+        elif name == "drop":
+            self.stakes[member] = "dropped" if ev["player"] == 1 else "won: the box dropped"
+
+    def _names(self):
+        return self.game_names or self.names
 
     def describe(self, ev):
         """One event in words."""
         name = ev["ev"]
-        n = self.names
+        n = self._names()
         p = ev.get("player")
         if name == "match":
+            if ev.get("kind") == "chouette":
+                return "new: a chouette of %s (%s)" % (
+                    ", ".join(str(x) for x in ev.get("players") or []),
+                    "multiple cubes" if ev.get("multiple_cubes", True) else "single cube")
             what = ("a %d-point match" % ev["length"]) if ev["length"] else "a money session"
             return "new: %s" % what
+        member = ev.get("member")
+        if member is not None and name in ("double", "take", "drop"):
+            return self._member_words(ev, n, member)
+        if name == "partner":
+            return "the box takes %s as partner for the next game" % ev["name"]
+        if name == "game" and "box" in ev:
+            others = [m for m in ev.get("team") or [] if m != ev.get("captain")]
+            return "game %d starts: %s (box%s) against %s (captain)%s" % (
+                ev["number"], ev["box"], ", partner %s" % ev["partner"]
+                if ev.get("partner") else "", ev.get("captain"),
+                " with %s" % ", ".join(others) if others else "")
+        if name == "result" and isinstance(ev.get("settled"), list):
+            text = "%s wins %d point%s (%s)" % (
+                n[ev["winner"]], ev["points"], "" if ev["points"] == 1 else "s", ev["how"])
+            paid = ["%s pays %s %s" % (a, b, _num(v)) for a, b, v in ev["settled"]]
+            if paid:
+                text += "; " + ", ".join(paid)
+            if ev.get("line"):
+                text += "; next: %s" % ", ".join(str(x) for x in ev["line"])
+            return text
         if name == "game":
             return "game %d starts, %s %d - %s %d%s" % (
                 ev["number"], n[0], ev["score"][0], n[1], ev["score"][1],
@@ -120,6 +177,20 @@ class View:
                                                 ev["score"][1])
         return "%s (seq %d)" % (name, ev["seq"])
 
+    def _member_words(self, ev, n, member):
+        name = ev["ev"]
+        box = n[0]
+        if name == "double":
+            if ev["player"] == 0:
+                return "%s (box) doubles %s to %d" % (box, member, ev["cube"])
+            return "%s doubles the box to %d" % (member, ev["cube"])
+        if ev["player"] == 0:
+            return "%s (box) %ss %s's double" % (box, name, member)
+        text = "%s %ss the box's double" % (member, name)
+        if ev.get("team") in ("take", "drop"):
+            text += ": the team %ss" % ev["team"]
+        return text
+
     def apply_live(self, msg):
         name = msg.get("live")
         if not isinstance(name, str):
@@ -146,11 +217,24 @@ class View:
                 head = "match (its start is not in the board's journal)"
             game = m.games[-1] if m.games else None
             score = m.score
+            if m.chouette:
+                head = "chouette"
             if game is not None:
                 head += ", game %d" % game.number
                 if game.crawford:
                     head += " (Crawford)"
-            out.append("%s    %s %d - %s %d" % (head, n[0], score[0], n[1], score[1]))
+            if m.chouette:
+                n = self._names()
+                out.append("%s    %s (box) against %s (captain)" % (head, n[0], n[1]))
+                out.append("line-up: %s" % ", ".join(m.line))
+                out.append("ledger: %s" % ", ".join(
+                    "%s %s" % (name, _signed(v)) for name, v in m.balance.items()))
+                if self.stakes and game is not None and game.result is None:
+                    out.append("stakes: %s" % ", ".join(
+                        "%s %s" % (who, _stake_words(st, m.multiple_cubes))
+                        for who, st in self.stakes.items()))
+            else:
+                out.append("%s    %s %d - %s %d" % (head, n[0], score[0], n[1], score[1]))
             if game is not None:
                 mover = self.on_roll if self.on_roll is not None else 0
                 out.append("X is %s (player %d)%s, O is %s" % (
@@ -186,6 +270,26 @@ class View:
             out.append("")
             out.append(self.status)
         return "\n".join(out)
+
+
+def _stake_words(stake, multiple):
+    if isinstance(stake, str):
+        return "out (%s)" % stake
+    if not multiple:
+        return "in"
+    value, holder = stake[0], stake[1]
+    text = "cube %d%s" % (value, " (%s's)" % holder if holder else "")
+    if len(stake) > 2:
+        text += ", doubled to %d" % stake[2]
+    return text
+
+
+def _num(v):
+    return ("%d" % v) if v == int(v) else ("%.1f" % v)
+
+
+def _signed(v):
+    return ("+" if v > 0 else "") + _num(v)
 
 
 def _short(value, n=60):

@@ -6,7 +6,8 @@ In DIR:
   fsync'd before anything else happens; `{"journal": ID, "host": "bgboard X"}` lines say
   where a board journal begins (its seqs start again after such a line). A torn last line
   (the host died while writing it) is cut off when the folder is opened again.
-- per match or money session, `match-<journal>-<seq>.mat` / `money-<journal>-<seq>.mat` and
+- per match, money session or chouette, `match-<journal>-<seq>.mat` /
+  `money-<journal>-<seq>.mat` / `chouette-<journal>-<seq>.mat` and
   the `.sgf` beside it (seq: the `match` event's), rewritten after every event through a
   temporary file and os.replace, so either the old or the new file is there, whole.
 
@@ -169,7 +170,7 @@ class Recorder:
     # --- the match files -----------------------------------------------------------------------
 
     def base_name(self, match):
-        kind = "money" if match.length == 0 else "match"
+        kind = "chouette" if match.chouette else "money" if match.length == 0 else "match"
         return "%s-%s-%06d" % (kind, self.journal if self.journal is not None else "0",
                                match.first_seq)
 

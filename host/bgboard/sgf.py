@@ -20,6 +20,9 @@ One game tree per game, as gnubg writes a match:
   playing, is `PL[W]DI[52]`. Cube nodes: W[double], B[take], B[drop]; a beaver is a double
   by the taker taken by the doubler, a raccoon a further double taken by the beaverer (as
   gnubg's cube model has it).
+- A chouette's game is the box (PW) against the team (PB, named by its first captain), as
+  in the .mat (bgboard.matfile says what is left out); a game that ended when every
+  member's stake was settled (multiple cubes) has no drop of its own: its RE has the R.
 - gnubg 1.07 reads these with `load match FILE` (it has no `import sgf`). It may drop the
   first game of a file when that game was resigned after at most one checker play (its own
   saved files too); the .mat file has no such trouble.
@@ -61,6 +64,8 @@ def node(e):
 
 
 def game_tree(match, game, names):
+    if game.names is not None:  # a chouette's game: the box (white) and the captain
+        names = (clean_name(game.names[0], names[0]), clean_name(game.names[1], names[1]))
     length = match.length or 0
     props = [
         "FF[4]GM[6]CA[UTF-8]AP[bgboard:%s]" % __version__,
@@ -77,8 +82,12 @@ def game_tree(match, game, names):
         props.append("CV[%d]" % game.cube_start)
     r = game.result
     if r is not None:
+        # A chouette's game with multiple cubes ends "dropped" when every member's stake is
+        # settled, with no drop of the game's own: gnubg counts it only as a resignation.
+        gave_up = r["how"] == "resigned" or (r["how"] == "dropped" and not any(
+            e.kind == "drop" for e in game.entries))
         props.append("RE[%s+%d%s]" % (COLOURS[r["winner"]], r["points"],
-                                      "R" if r["how"] == "resigned" else ""))
+                                      "R" if gave_up else ""))
     nodes = [n for n in (node(e) for e in game.entries) if n]
     return "(;" + "".join(props) + "".join("\n" + n for n in nodes) + ")\n"
 
