@@ -31,16 +31,24 @@ typings/.installed: $(BIN)/.installed
 
 venv: $(BIN)/.installed
 
-# Debian packages the tests use: GNU Backgammon checks our match files and IDs.
+# Debian packages the tests use: GNU Backgammon checks our match files and IDs; Chromium
+# and its driver run the browser view's tests (tests/view, through Playwright, which never
+# downloads a browser of its own).
 system-deps:
-	@if [ ! -x /usr/games/gnubg ]; then \
-	  echo "installing gnubg (Debian)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnubg >/dev/null; \
+	@missing=""; \
+	[ -x /usr/games/gnubg ] || missing="$$missing gnubg"; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	[ -x /usr/bin/chromedriver ] || missing="$$missing chromium-driver"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing (Debian)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-# The virtual board, to play on from this terminal (its flash is kept between runs).
+# The virtual board and its page in a browser, to play on with the mouse (it prints the
+# address; its flash is kept between runs). SIM="--play" plays from this terminal instead.
+SIM ?= --view
 sim: $(BIN)/.installed
-	$(BIN)/bgboard sim --play
+	$(BIN)/bgboard sim $(SIM)
 
 # The bgboard command itself.
 run: $(BIN)/.installed

@@ -9,6 +9,7 @@ from bgboard.board_cmd import COMMANDS as BOARD_COMMANDS
 from bgboard.rules_cmd import rules
 from bgboard.play_cmd import play
 from bgboard.sim_cmd import COMMANDS as SIM_COMMANDS
+from bgboard.view_cmd import COMMANDS as VIEW_COMMANDS
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -18,7 +19,7 @@ def cli():
 
 
 cli.add_command(rules)
-for _command in BOARD_COMMANDS + SIM_COMMANDS + [play]:  # ports, monitor, ..., sim, flash
+for _command in BOARD_COMMANDS + SIM_COMMANDS + [play] + VIEW_COMMANDS:  # ports, ..., view
     cli.add_command(_command)
 
 

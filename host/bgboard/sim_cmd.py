@@ -62,6 +62,8 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, play_her
         raise click.UsageError("--match, --games and --log go with --autoplay")
     if length and games:
         raise click.UsageError("--match N or --games K, not both")
+    if autoplay + play_here + view > 1:
+        raise click.UsageError("one of --autoplay, --play and --view")
     names = (_check_name(white, "--white"), _check_name(black, "--black"))
     options = ["--seed", str(seed)]
     scratch = None
@@ -91,8 +93,9 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, play_her
         elif view:
             from bgboard.view import serve
 
-            serve(port, http_port=http_port,
-                  on_ready=lambda url: click.echo("view: %s" % url))
+            serve(port, http_port=http_port, names=names,
+                  on_ready=lambda url: click.echo("view: %s (the board in a browser; Ctrl-C "
+                                                  "stops it)" % url))
         else:
             _err("the virtual board runs; Ctrl-C stops it")
             code = board.wait()
