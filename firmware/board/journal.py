@@ -61,17 +61,32 @@ class _Lines:
     def next(self):
         """The next line with its newline; the last one may lack it; b"" at the end."""
         buf = self._buf
-        while True:
+        i = buf.find(b"\n")
+        if i < 0 and len(buf) < self._limit:
+            # Chunks up to the newline (or the limit), joined once: a long line (a snapshot)
+            # grown a chunk at a time would take a new, larger piece of heap per chunk.
+            parts = [buf] if buf else []
+            n = len(buf)
+            while True:
+                chunk = self._f.read(256)
+                if not chunk:
+                    break
+                parts.append(chunk)
+                n += len(chunk)
+                if n >= self._limit or b"\n" in chunk:
+                    break
+            buf = parts[0] if len(parts) == 1 else b"".join(parts)
+            parts = None
             i = buf.find(b"\n")
-            if i >= 0 or len(buf) >= self._limit:
-                n = i + 1 if i >= 0 else self._limit
-                self._buf = buf[n:]
-                return buf[:n]
-            chunk = self._f.read(256)
-            if not chunk:
+            if i < 0 and len(buf) < self._limit:  # the end of the file
                 self._buf = b""
                 return buf
-            buf += chunk
+        n = i + 1 if i >= 0 else self._limit
+        if n >= len(buf):  # the line is all there is: no copy
+            self._buf = b""
+            return buf
+        self._buf = buf[n:]
+        return buf[:n]
 
     def close(self):
         self._f.close()
@@ -163,15 +178,9 @@ class Journal:
         return json.loads(line[_check(line) :])
 
     def _events(self, after, limit):
-        f = self._lines()
+        lines = self._event_lines()
         try:
-            f.next()
-            while True:
-                line = f.next()
-                if not line:
-                    return
-                j = _check(line)
-                seq = _seq(line, j) if j else -1
+            for line, j, seq in lines:
                 if seq < 0:
                     self.status = "read error"  # the flash changed under us
                     return
@@ -182,6 +191,22 @@ class Journal:
                     limit -= 1
                     if limit == 0:
                         return
+        finally:
+            lines.close()
+
+    def _event_lines(self):
+        # The lines after the header, streamed from flash, each as (line, where its JSON
+        # starts, its seq): j 0 for a line that is not whole and intact, seq -1 for one that
+        # is not an event. The file closes at the end, or when the caller closes this.
+        f = self._lines()
+        try:
+            f.next()
+            while True:
+                line = f.next()
+                if not line:
+                    return
+                j = _check(line)
+                yield line, j, _seq(line, j) if j else -1
         finally:
             f.close()
 
@@ -226,18 +251,9 @@ class Journal:
             raise ValueError("snapshot too large")
         # The sizes of the last keep event lines, oldest first: keep those that fit.
         sizes = []
-        f = self._lines()
-        try:
-            f.next()
-            while True:
-                line = f.next()
-                if not line:
-                    break
-                j = _check(line)
-                if j and _seq(line, j) > last - self.keep:
-                    sizes.append(len(line))
-        finally:
-            f.close()
+        for line, j, seq in self._event_lines():
+            if j and seq > last - self.keep:
+                sizes.append(len(line))
         i = len(sizes) - 1
         while i >= 0 and sizes[i] <= room:
             room -= sizes[i]
@@ -338,21 +354,19 @@ class Journal:
         try:
             out.write(line)
             if upto >= expect:
-                f = self._lines()
+                lines = self._event_lines()
                 try:
-                    f.next()
-                    while expect <= upto:
-                        line = f.next()
-                        j = _check(line) if line else 0
-                        seq = _seq(line, j) if j else -1
+                    for line, _, seq in lines:
                         if seq < 0 or seq > expect:
                             break
                         if seq == expect:
                             out.write(line)
                             size += len(line)
                             expect += 1
+                            if expect > upto:
+                                break
                 finally:
-                    f.close()
+                    lines.close()
             out.flush()
         finally:
             out.close()

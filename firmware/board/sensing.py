@@ -136,6 +136,18 @@ class Field:
                 fill[other] += 1
 
 
+_default = []
+
+
+def default_field():
+    """The default Field, made once: a Field does not change once built, and building one
+    takes the neighbour table's 128 rows at a time (a new Sensing after a power cut or a
+    calibration would otherwise need that RAM again, on a fragmented heap)."""
+    if not _default:
+        _default.append(Field())
+    return _default[0]
+
+
 class Sensing:
     """The pipeline. After scan(raw): frame[s] is slot s's stable code, and the first
     nchanged entries of changed are the slots whose stable code changed in that scan.
@@ -150,7 +162,7 @@ class Sensing:
 
     def __init__(self, clock, field=None, offsets=None, gains=None, disabled=(),
                  stable_ms=150, rezero_slots=16, rezero_shift=6, rezero_step=8):
-        self.field = field if field is not None else Field()
+        self.field = field if field is not None else default_field()
         self.stable_ms = stable_ms
         self.frame = filled("b", SLOTS)  # stable codes
         self.level = filled("b", SLOTS)  # this scan's codes (before debounce)

@@ -26,7 +26,7 @@ class Autoplay:
         self.cut_pct = cut_pct
         self.journal_factory = journal_factory
         self.intended = None  # (player, Position after the play the hands made)
-        self.committed = None  # the board's snapshot after its last committed event
+        self.committed = None  # the board's snapshot after its last committed event, as JSON
         self.plays = 0  # plays committed and checked
         self.mismatches = []  # plays the board committed differently from the hands
         self.stuck = 0  # times the board did not agree with the hands after a play
@@ -51,8 +51,8 @@ class Autoplay:
                     self.mismatches.append((msg["moves"], want.to_id(), got.to_id()))
         if ev == "result":
             self.games += 1
-        if self.cut_pct:  # what a restart must come back to
-            self.committed = _plain(self.vb.board.snapshot())
+        if self.cut_pct:  # what a restart must come back to (as text: one piece of heap)
+            self.committed = json.dumps(self.vb.board.snapshot())
 
     def _played(self, msg):
         # The position the board's play leads to: its game has applied it already.
@@ -175,7 +175,8 @@ class Autoplay:
         self.intended = None
         journal = self.journal_factory() if self.journal_factory else None
         self.vb.power_up(journal)
-        if self.committed is not None and _plain(self.vb.board.snapshot()) != self.committed:
+        if self.committed is not None and \
+                _plain(self.vb.board.snapshot()) != json.loads(self.committed):
             self.resumed_wrong += 1
         self.restore()
 

@@ -2,9 +2,10 @@
 # games played by clumsy simulated hands over noisy sensors. Every play the board commits must
 # equal what the hands did; no crash, no MemoryError.
 #
-# The heap is 192K, the Pico's after boot. The firmware's own tests run in 160K; with the
-# simulated sensors, hands and players in the same heap, and code taking about twice the RAM
-# on this 64-bit port that it takes on the 32-bit RP2040, 160K does not hold them all.
+# The heap is 160K (Makefile), with the simulated sensors, hands and players in it besides the
+# firmware, and code taking about twice the RAM on this 64-bit port that it takes on the
+# 32-bit RP2040. What limits it is the start: a heap fragmented by the imports, where the
+# sensing tables must find room (tests/bench/mem_report.py shows where the bytes go).
 import gc
 
 from bgcore import Rules
