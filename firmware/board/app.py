@@ -3,10 +3,11 @@
 # simulated hardware in the virtual board and the tests), and the loop that runs them.
 
 import json
+from array import array
 
 from board.controller import Board
 from board.journal import Journal, Resync
-from board.layout import SLOTS, heights_from_counts
+from board.layout import SLOTS, filled, heights_from_counts
 from board.leds import LedMap, Renderer
 from board.protocol import CommandError, Protocol
 from board.sensing import Sensing, calibrate, frames
@@ -48,7 +49,7 @@ class App:
         self.hw = hw
         self.raw = buffer
         self.offsets, self.faulty, self.gains = self._load_calibration()
-        self.sensing = self._sensing()
+        self._new_sensing()
         self.sensed = Sensed()
         self.journal = Journal(hw.storage, max_bytes=journal_bytes)
         leds = hw.pinmap["leds"]
@@ -236,19 +237,21 @@ class App:
         self.board.draw()
         return {"leds": r.map.count, "ma": ma}
 
-    def _sensing(self):
-        return Sensing(self.hw.clock, self.hw.field, self.offsets, self.gains,
-                       disabled=self.faulty)
+    def _new_sensing(self):
+        # The old pipeline goes first, so that the new one's buffers may take its place.
+        self.sensing = None
+        self.sensing = Sensing(self.hw.clock, self.hw.field, self.offsets, self.gains,
+                               disabled=self.faulty)
 
     def _calibrate(self, step):
         """empty: zero levels of the empty board; checkers: with the starting position set
         up, the sensitivity of the 30 slots holding one checker each; save: store both."""
         if step == "empty":
             offsets, faulty = calibrate(frames(self.hw.scanner, self.raw, 32))
-            self.offsets = list(offsets)
+            self.offsets = offsets
             self.faulty = [s for s, _ in faulty]
             self.gains = None
-            self.sensing = self._sensing()
+            self._new_sensing()
             self.pending_calibration = True
             return {"faulty": [[s, why] for s, why in faulty]}
         if step == "checkers":
@@ -258,7 +261,7 @@ class App:
             if not self.pending_calibration or offsets is None:
                 raise CommandError("calibrate: measure the empty board first (step empty)")
             self.hw.storage.write(CALIBRATION, json.dumps({
-                "offsets": offsets, "faulty": self.faulty,
+                "offsets": list(offsets), "faulty": self.faulty,
                 "gains": list(self.gains) if self.gains else None}).encode())
             self.pending_calibration = None
             return {"saved": len(offsets)}
@@ -280,13 +283,13 @@ class App:
         if right < len(singles) * 3 // 4:  # a weak sensor may miss its checker: not many
             raise CommandError("calibrate: set up the starting position first (%d of %d "
                                "slots show their checker)" % (right, len(singles)))
-        total = [0] * SLOTS
+        total = filled("i", SLOTS)  # arrays: a list of 128 takes 1 KB in one piece
         for _ in range(n):
             self.scan()  # keeps the neighbour corrections current
             for slot in singles:
                 total[slot] += s.value(slot, self.raw[slot]) * heights[slot]
         level = s.field.levels[0]
-        gains = list(self.gains) if self.gains else [4096] * SLOTS
+        gains = array("h", self.gains) if self.gains else filled("h", SLOTS, 4096)
         suspect = []
         for slot in singles:
             seen = total[slot] * gains[slot] // (n * 4096)  # counts at gain 1
@@ -296,7 +299,8 @@ class App:
             else:
                 gains[slot] = seen * 4096 // level
         self.gains = gains
-        self.sensing = self._sensing()
+        s = None
+        self._new_sensing()
         self.pending_calibration = True
         return {"measured": len(singles), "suspect": suspect}
 

@@ -45,7 +45,8 @@ class VirtualBoard:
 
     def power_up(self, journal=None):
         """Start the logic afresh (after a power cut): new sensing, new controller, state
-        from the journal. The checkers stay where they are."""
+        from the journal (a Journal, or a function that opens one once the sensing stands,
+        as a device's would on its fresh heap). The checkers stay where they are."""
         for name in ("board", "sensing", "sensed"):  # RAM is lost with the power
             if hasattr(self, name):
                 delattr(self, name)
@@ -59,6 +60,8 @@ class VirtualBoard:
         self.sensing = Sensing(self.clock, offsets=self.offsets,
                                disabled=[s for s, _ in self.faulty])
         self.sensed = Sensed()
+        if callable(journal):
+            journal = journal()
         self.board = Board(self.clock, self.dice, journal, self.renderer, self._emit)
         return self.board.resume()
 
