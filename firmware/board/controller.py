@@ -65,6 +65,12 @@ class Board:
         for ev in events:
             self._apply(ev)
             n += 1
+        m = self.match
+        if m is not None and m.game.is_over():  # the power went before the game's result
+            if self.phase not in (OVER, IDLE):  # ... was written
+                self._result()
+            elif self.phase == OVER:  # ... or before the match's end was
+                self._match_over()
         self._follow_turn()
         return n
 
@@ -320,7 +326,11 @@ class Board:
             return
         self._commit({"ev": "result", "winner": r.winner, "points": r.points,
                       "level": r.level, "how": _how(r.how), "score": m.score})
-        if m.is_over():
+        self._match_over()
+
+    def _match_over(self):
+        m = self.match
+        if m is not None and m.is_over():
             self._commit({"ev": "match_over", "winner": m.winner, "score": m.score})
 
     def _follow_turn(self):
