@@ -238,8 +238,8 @@ class App:
         return {"leds": r.map.count, "ma": ma}
 
     def _new_sensing(self):
-        # The old pipeline goes first, so that the new one's buffers may take its place.
-        self.sensing = None
+        if hasattr(self, "sensing"):  # the old pipeline goes first: its RAM for the new one
+            del self.sensing
         self.sensing = Sensing(self.hw.clock, self.hw.field, self.offsets, self.gains,
                                disabled=self.faulty)
 

@@ -175,10 +175,12 @@ def slot_table(sensors, channels=16):
 
 
 def filled(code, n, value=0):
-    """array(code) of n values, made without a temporary list (the heap is small and
-    fragments)."""
-    a = array(code, bytes(n * (1 if code in "bB" else 2 if code in "hH" else 4)))
-    if value:
+    """array(code) of n values in one allocation: MicroPython sizes an array from its
+    initializer's length, so a range needs no temporary buffer the array's size (the heap
+    is small and fragments). Byte codes start from bytes (a range would overflow them)."""
+    byte = code in "bB"
+    a = array(code, bytes(n) if byte else range(n))
+    if value or not byte:
         for i in range(n):
             a[i] = value
     return a

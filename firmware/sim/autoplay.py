@@ -24,7 +24,7 @@ class Autoplay:
         self.cut_pct = cut_pct
         self.journal_factory = journal_factory
         self.intended = None  # (player, Position after the play the hands made)
-        self.committed = None  # fingerprint() of the board's snapshot after its last event
+        self.committed = None  # fingerprint of the board's snapshot after its last event
         self.plays = 0  # plays committed and checked
         self.mismatches = []  # plays the board committed differently from the hands
         self.stuck = 0  # times the board did not agree with the hands after a play
@@ -50,7 +50,12 @@ class Autoplay:
         if ev == "result":
             self.games += 1
         if self.cut_pct:  # what a restart must come back to
-            self.committed = fingerprint(self.vb.board.snapshot())
+            self.committed = self._fingerprint()
+
+    def _fingerprint(self):
+        from sim.digest import fingerprint  # loaded only with power cuts (RAM)
+
+        return fingerprint(self.vb.board.snapshot())
 
     def _played(self, msg):
         # The position the board's play leads to: its game has applied it already.
@@ -172,32 +177,6 @@ class Autoplay:
         self.cuts += 1
         self.intended = None
         self.vb.power_up(self.journal_factory)
-        if self.committed is not None and fingerprint(self.vb.board.snapshot()) != self.committed:
+        if self.committed is not None and self._fingerprint() != self.committed:
             self.resumed_wrong += 1
         self.restore()
-
-
-def fingerprint(data):
-    """Two 30-bit digests of plain data, equal for equal data whatever the order of dict keys
-    (it differs between dicts built in different orders) and for tuples as lists: a snapshot
-    kept without keeping a copy of it (which would need a piece of heap of its size)."""
-    return _digest(data, 1000003), _digest(data, 69069)
-
-
-def _digest(data, k):
-    if isinstance(data, dict):
-        h = 0x2545F491
-        for key in data:  # a sum of the pairs' digests: the order does not count
-            pair = (((_digest(key, k) ^ 0x1D1E995) * k) & 0x3FFFFFFF) ^ _digest(data[key], k)
-            h = (h + pair * k) & 0x3FFFFFFF
-        return h
-    if isinstance(data, (list, tuple)):
-        h = 0x1B873593
-        for x in data:
-            h = ((h ^ _digest(x, k)) * k) & 0x3FFFFFFF
-        return h
-    if data is None:
-        return 0x68E31DA4 & 0x3FFFFFFF
-    if isinstance(data, int) or isinstance(data, bool):  # MicroPython: a bool is no int
-        return (int(data) * k + 7) & 0x3FFFFFFF
-    return (hash(data) * k) & 0x3FFFFFFF  # str, float

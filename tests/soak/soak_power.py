@@ -3,7 +3,7 @@
 # equal what the hands did; after power cuts the board must come back at its last committed
 # event, read from its journal on disk.
 #
-# The heap is 200K (Makefile; it passes at 184K): the journal, its compaction and the restarts
+# The heap is 200K (Makefile; it passes at 188K): the journal, its compaction and the restarts
 # on top of the simulated games (160K, see soak_games.py). Code takes about twice the RAM on
 # this 64-bit port that it takes on the 32-bit RP2040; bringing this down to 160K is open
 # work: a restart builds its sensing and replays the journal on a heap the games fragmented.

@@ -1,6 +1,7 @@
-# The simulated players' check of a power cut (sim.autoplay): the board's state after a
-# restart is compared with the one before it by fingerprint, which must tell them apart.
-from sim.autoplay import fingerprint
+# The simulated players' check of a power cut (sim.autoplay with sim.digest): the board's
+# state after a restart is compared with the one before it by fingerprint, which must tell
+# them apart.
+from sim.digest import fingerprint
 
 
 def test_fingerprint_ignores_key_order_and_tuples_against_lists():
