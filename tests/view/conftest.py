@@ -16,7 +16,7 @@ for path in (HERE, os.path.join(TESTS, "e2e"), os.path.join(TESTS, "host")):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from simboard import MPY, SimBoard, compile_firmware  # noqa: E402
+from simboard import SimBoard, bytecode  # noqa: E402,F401  (bytecode: a fixture)
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -52,13 +52,6 @@ def new_page(browser):
     yield make
     for ctx in contexts:
         ctx.close()
-
-
-@pytest.fixture(scope="session")
-def bytecode(tmp_path_factory):
-    if not os.path.exists(MPY):
-        pytest.skip("the MicroPython unix port is not installed (make venv)")
-    return compile_firmware(str(tmp_path_factory.mktemp("bytecode")))
 
 
 @pytest.fixture
