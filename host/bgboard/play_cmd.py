@@ -3,14 +3,13 @@ checkers by hand (the simulated hands of the `sim` lines, docs/protocol.md), pre
 board's buttons, and sees the checkers on the table and the LEDs the board lights."""
 
 import json
-import os
 import shlex
 import time
 
 import click
 
 from bgboard.board_cmd import LinkFailure, _connect, open_link, port_option
-from bgboard.firmware import HARDWARE_DIR
+from bgboard.leds import led_places, role
 
 HELP = """\
 lift P [w|b]      take a checker from point P (1..24; bar, off); side: the player on roll
@@ -20,36 +19,7 @@ roll | double | take | drop | undo | menu      press that button
 new money | new match N                        start a session on the board
 show | help | quit"""
 
-# The firmware's colours (board/leds.py) and what they mean, to name what is lit.
-ROLES = (((0, 60, 255), "origin"), ((0, 255, 40), "may go"), ((255, 0, 0), "wrong"),
-         ((255, 140, 0), "missing"), ((255, 0, 90), "extra"), ((200, 0, 255), "hit"),
-         ((255, 255, 200), "dice"))
 PLACES = {"bar": 25, "off": 0, "tray": 0}
-
-
-def led_places(pinmap_leds):
-    """{chain index: place name} from hardware/pinmap.json's leds section."""
-    names = {}
-    for p, slots in enumerate(pinmap_leds["points"]):
-        for i in slots:
-            names[i] = "point %d" % (p + 1)
-    for colour in ("white", "black"):
-        for i in pinmap_leds["bar"][colour]:
-            names[i] = "%s's bar" % colour
-        for i in pinmap_leds["tray"][colour]:
-            names[i] = "%s's tray" % colour
-    for d, pips in enumerate(pinmap_leds["dice"]):
-        for i in pips:
-            names[i] = "die %d" % (d + 1)
-    return names
-
-
-def role(hex_colour):
-    """The meaning of a drawn colour (brightness scales it: compare directions)."""
-    rgb = [int(hex_colour[k:k + 2], 16) for k in (0, 2, 4)]
-    top = max(rgb) or 1
-    rgb = [c * 255 / top for c in rgb]
-    return min(ROLES, key=lambda r: sum((a - b) ** 2 for a, b in zip(r[0], rgb)))[1]
 
 
 def describe_leds(lit, places):
@@ -58,7 +28,7 @@ def describe_leds(lit, places):
     for colour, indices in sorted(lit.items()):
         names = by_role.setdefault(role(colour), [])
         for i in indices:
-            name = places.get(i, "LED %d" % i)
+            name = places.name(i)
             if name not in names:
                 names.append(name)
     return "; ".join("%s: %s" % (r, ", ".join(n)) for r, n in sorted(by_role.items())) \
@@ -115,8 +85,7 @@ def play(port):
 
 def play_on(port):
     """The terminal session of `bgboard play` on `port` (None: auto-detect)."""
-    with open(os.path.join(HARDWARE_DIR, "pinmap.json")) as f:
-        places = led_places(json.load(f)["leds"])
+    places = led_places()
     seen = {}
 
     def on_live(msg):

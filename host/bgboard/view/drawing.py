@@ -15,17 +15,14 @@ shows five with its count on the fifth. LEDs are drawn at their slots at full br
 (the board dims them all alike), a lit point or bar also tinted. The drawing carries data
 attributes for the page and for tests: `data-place` ("point", "bar", "tray") with
 `data-point` (1..24, White's numbering) or `data-side` on the click areas, `data-side`
-and `data-point` on checkers, `data-role` (bgboard.play_cmd.ROLES: "may go", "origin",
+and `data-point` on checkers, `data-role` (bgboard.leds.ROLES: "may go", "origin",
 "missing"...) on lit LEDs and tints.
 """
 
-import json
-import os
 from xml.sax.saxutils import escape
 
-from bgboard.firmware import HARDWARE_DIR
+from bgboard.leds import SIDE_NAMES, led_places, role
 from bgboard.matfile import DEFAULT_NAMES
-from bgboard.play_cmd import role
 from bgcore import Position
 
 # --- geometry (SVG user units) -----------------------------------------------------------------
@@ -57,7 +54,6 @@ COLOURS = {"frame": "#5b3a1e", "felt": "#24573a", "light": "#d9bf8c", "dark": "#
            "numbers": "#e8d9b5"}
 CHECKER = ({"fill": "#f3eee2", "stroke": "#8a7f6a", "text": "#222"},  # white, side 0
            {"fill": "#2a2a2e", "stroke": "#000", "text": "#eee"})  # black, side 1
-SIDE_NAMES = ("white", "black")
 PIPS = {"tl": (-1, -1), "tr": (1, -1), "ml": (-1, 0), "c": (0, 0), "mr": (1, 0),
         "bl": (-1, 1), "br": (1, 1)}
 FACES = ((), ("c",), ("tl", "br"), ("tl", "c", "br"), ("tl", "tr", "bl", "br"),
@@ -91,43 +87,6 @@ TRAY_TOP = (False, True)
 
 
 # --- the LED chain ---------------------------------------------------------------------------------
-
-
-def load_ledmap(path=None):
-    """hardware/pinmap.json's `leds` section."""
-    with open(path or os.path.join(HARDWARE_DIR, "pinmap.json")) as f:
-        return json.load(f)["leds"]
-
-
-class LedPlaces:
-    """Where each chain index is: ("point", p, k), ("bar", side, k), ("tray", side, k) or
-    ("die", d, pip name)."""
-
-    def __init__(self, leds):
-        self.where = {}
-        for p, slots in enumerate(leds["points"]):
-            for k, i in enumerate(slots):
-                self.where[i] = ("point", p + 1, k)
-        for side, colour in enumerate(SIDE_NAMES):
-            for k, i in enumerate(leds["bar"][colour]):
-                self.where[i] = ("bar", side, k)
-            for k, i in enumerate(leds["tray"][colour]):
-                self.where[i] = ("tray", side, k)
-        names = leds.get("dice_pips") or list(PIPS)
-        for d, pips in enumerate(leds["dice"]):
-            for n, i in enumerate(pips):
-                self.where[i] = ("die", d, names[n])
-        self.count = leds.get("count", len(self.where))
-
-
-_PLACES = None
-
-
-def led_places():
-    global _PLACES
-    if _PLACES is None:
-        _PLACES = LedPlaces(load_ledmap())
-    return _PLACES
 
 
 def leds_from_live(msg):
