@@ -10,7 +10,7 @@ from board.journal import Journal, Resync
 from board.layout import SLOTS, filled, heights_from_counts
 from board.leds import LedMap, Renderer
 from board.protocol import CommandError, Protocol
-from board.sensing import Sensing, calibrate, frames
+from board.sensing import Sensing
 from board.tracker import Sensed
 from bgcore import Position, Rules
 
@@ -247,6 +247,8 @@ class App:
         """empty: zero levels of the empty board; checkers: with the starting position set
         up, the sensitivity of the 30 slots holding one checker each; save: store both."""
         if step == "empty":
+            from board.calibration import calibrate, frames  # loaded only to calibrate
+
             offsets, faulty = calibrate(frames(self.hw.scanner, self.raw, 32))
             self.offsets = offsets
             self.faulty = [s for s, _ in faulty]

@@ -19,6 +19,7 @@
 # "journal.new" is an unfinished rewrite and is removed on opening.
 
 import binascii
+import io
 import json
 import random
 
@@ -38,15 +39,59 @@ class Resync(Exception):
         self.last = last
 
 
-def _record(tag, data, check=True):
+def _record(tag, data):
     text = json.dumps(data)
-    if check:  # a caller's event; the header's snapshot is our own plain data
-        try:
-            json.loads(text)  # MicroPython writes what it cannot encode as "<object>" or nan
-        except ValueError:
-            raise TypeError("not plain JSON data")
+    try:
+        json.loads(text)  # MicroPython writes what it cannot encode as "<object>" or nan
+    except ValueError:
+        raise TypeError("not plain JSON data")
     body = ("%s %s" % (tag, text)).encode()
     return ("%08x " % binascii.crc32(body)).encode() + body + b"\n"
+
+
+class _Stream(io.IOBase):
+    """What json.dump writes a line's JSON into: it keeps the CRC-32 and length of what
+    passes and hands it on to out (a file), so a long line (a snapshot) is never one piece
+    of heap (json.dump streams; MicroPython hands each piece over in a stack buffer)."""
+
+    def __init__(self, tag, out=None):
+        self.out = out
+        self.crc = 0
+        self.n = 0
+        self.write(tag + " ")
+
+    def write(self, buf):
+        if isinstance(buf, str):  # CPython's json writes str
+            buf = buf.encode()
+        self.crc = binascii.crc32(buf, self.crc)
+        self.n += len(buf)
+        if self.out is not None:
+            self.out.write(buf)
+        return len(buf)
+
+
+def _header_size(hdr):
+    """Bytes of hdr's header line, and the line's CRC."""
+    s = _Stream("h")
+    json.dump(hdr, s)
+    return 10 + s.n, s.crc
+
+
+def _write_header(out, hdr):
+    """Write hdr's header line to out without building it; returns its size."""
+    size, crc = _header_size(hdr)
+    out.write(("%08x " % crc).encode())
+    json.dump(hdr, _Stream("h", out))
+    out.write(b"\n")
+    return size
+
+
+def _json_at(line, j):
+    """The JSON value of line from j on, parsed without a copy of the line where possible."""
+    try:
+        return json.loads(memoryview(line)[j:])  # type: ignore[arg-type]  # parsed in place
+    except TypeError:
+        return json.loads(line[j:])  # CPython wants bytes
 
 
 class _Lines:
@@ -87,6 +132,19 @@ class _Lines:
             return buf
         self._buf = buf[n:]
         return buf[:n]
+
+    def skip(self):
+        """Pass over the next line (a snapshot's header) without holding it whole."""
+        buf = self._buf
+        while True:
+            i = buf.find(b"\n")
+            if i >= 0:
+                self._buf = buf[i + 1 :]
+                return
+            buf = self._f.read(256)
+            if not buf:
+                self._buf = b""
+                return
 
     def close(self):
         self._f.close()
@@ -175,7 +233,7 @@ class Journal:
             line = f.next()
         finally:
             f.close()
-        return json.loads(line[_check(line) :])
+        return _json_at(line, _check(line))
 
     def _events(self, after, limit):
         lines = self._event_lines()
@@ -185,7 +243,7 @@ class Journal:
                     self.status = "read error"  # the flash changed under us
                     return
                 if seq > after:
-                    event = json.loads(line[j:])
+                    event = _json_at(line, j)
                     event["seq"] = seq
                     yield event
                     limit -= 1
@@ -200,7 +258,7 @@ class Journal:
         # is not an event. The file closes at the end, or when the caller closes this.
         f = self._lines()
         try:
-            f.next()
+            f.skip()
             while True:
                 line = f.next()
                 if not line:
@@ -246,7 +304,7 @@ class Journal:
             self._open()
         last = self.last_seq
         hdr = {"id": self.id, "base": last, "first": last + 1, "snap": snapshot}
-        room = self.max_bytes // 2 - len(_record("h", hdr, False))
+        room = self.max_bytes // 2 - _header_size(hdr)[0]
         if room < 0:
             raise ValueError("snapshot too large")
         # The sizes of the last keep event lines, oldest first: keep those that fit.
@@ -282,7 +340,7 @@ class Journal:
         size = 0
         last = 0
         try:
-            hline = line = f.next()
+            line = f.next()
             hdr = self._parse_header(line)
             if hdr is not None:
                 size = len(line)
@@ -315,10 +373,9 @@ class Journal:
         if last < self._base:  # events folded into the snapshot are gone: drop the rest
             self.dropped += 1
             hdr["first"] = self._base + 1
-            hline = None
         if self.dropped:
             self.status = "repaired"
-            self._rewrite(hdr, max(last, self._base), hline)
+            self._rewrite(hdr, max(last, self._base))
 
     def _lines(self):
         return _Lines(self.storage.open(self.name, "rb"), self.max_bytes)
@@ -328,7 +385,7 @@ class Journal:
         if j != 11 or line[9] != 104:  # "h"
             return None
         try:
-            hdr = json.loads(line[j:])
+            hdr = _json_at(line, j)
             b = hdr["base"]
             f = hdr["first"]
             if not isinstance(hdr["id"], int) or b < 0 or f < 1 or f > b + 1:
@@ -341,18 +398,15 @@ class Journal:
         self.id = 100000000 + random.getrandbits(29)  # 9 digits: a header's size is fixed
         self._rewrite({"id": self.id, "base": 0, "first": 1, "snap": None}, 0)
 
-    def _rewrite(self, hdr, upto, line=None):
-        """Write hdr (line: it as a header line, if it is at hand) and the current events
-        hdr["first"]..upto to a new file that then replaces the journal."""
+    def _rewrite(self, hdr, upto):
+        """Write hdr and the current events hdr["first"]..upto to a new file that then
+        replaces the journal."""
         st = self.storage
         tmp = self.name + _NEW
         expect = hdr["first"]
-        if line is None:
-            line = _record("h", hdr, False)
-        size = len(line)
         out = st.open(tmp, "wb")
         try:
-            out.write(line)
+            size = _write_header(out, hdr)
             if upto >= expect:
                 lines = self._event_lines()
                 try:

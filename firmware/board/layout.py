@@ -133,9 +133,18 @@ def neighbour_table(along=ALONG, across_bar=ACROSS_BAR):
     """The default neighbour table as (kernels, table): kernels[k] the counts a neighbour
     holding 1, 2, 3+ white checkers adds; table[slot] = bytes [other, k, other, k, ...] for
     the slot's nearest neighbours (along its point, the same row of the next points, the bar
-    and the points beside it): hardware/field_table.json's "neighbours" format."""
-    table = []
-    for slot in range(SLOTS):
+    and the points beside it): hardware/field_table.json's "neighbours" format. The table
+    makes each row when it is asked for: all 128 at once would be 128 pieces of heap."""
+    return [along, across_bar], _Rows()
+
+
+class _Rows:
+    def __len__(self):
+        return SLOTS
+
+    def __getitem__(self, slot):
+        if not 0 <= slot < SLOTS:
+            raise IndexError(slot)
         point, row = where(slot)
         if point == 25:
             half = 1 if slot < BAR_FIRST + BAR_SLOTS else 0
@@ -148,8 +157,7 @@ def neighbour_table(along=ALONG, across_bar=ACROSS_BAR):
             if other >= 0:
                 entry.append(other)
                 entry.append(1 if dc and (col == 6 or col + dc == 6) else 0)
-        table.append(bytes(entry))
-    return [along, across_bar], table
+        return entry
 
 
 def slot_table(sensors, channels=16):

@@ -58,7 +58,7 @@ class SensorModel:
     def __init__(self, clock, seed=1, noise=3.0, offset_spread=40, gain_spread=0.02,
                  drift=0, drift_hours=3.0, kernels=None, table=None, steps=_STEPS):
         self._clock = clock
-        self._rng = Rng(seed)
+        self.rng = Rng(seed)  # its state: where the noise goes on from
         # Gaussian-ish noise samples: four uniform bytes summed (SD 147.8), centred. First,
         # while the heap still has room in one piece.
         self._noise = filled("h", _NOISE_MASK + 1)
@@ -72,18 +72,26 @@ class SensorModel:
         self.heights = array("b", bytes(SLOTS))
         self.zero = filled("h", SLOTS)
         self.gains = filled("h", SLOTS)  # sensitivity in 1/4096
-        self._amp = filled("h", SLOTS)
-        self._period = filled("i", SLOTS, 1)  # seconds
-        self._phase = filled("i", SLOTS)
+        # Drift per slot: amplitude, period (s) and phase; kept only if there is drift (the
+        # draws are made anyway, so a seed gives the same board either way).
+        self.drift = None
+        if drift:
+            self._amp = filled("h", SLOTS)
+            self._period = filled("i", SLOTS, 1)
+            self._phase = filled("i", SLOTS)
+            self.drift = filled("h", SLOTS)
         g = int(gain_spread * 4096)
         for s in range(SLOTS):
             self.zero[s] = MID + self._uniform(offset_spread)
             self.gains[s] = 4096 + self._uniform(g)
-            self._amp[s] = self._uniform(drift)
+            a = self._uniform(drift)
             p = int(drift_hours * 3600)
             p = max(2, p // 2 + self._rand(p + 1))
-            self._period[s] = p
-            self._phase[s] = self._rand(p)
+            ph = self._rand(p)
+            if drift:
+                self._amp[s] = a
+                self._period[s] = p
+                self._phase[s] = ph
         self._nq = filled("i", SLOTS, self._noise_q(noise))
         self._stuck = filled("h", SLOTS, -1)
         if kernels is None and table is None:
@@ -116,7 +124,6 @@ class SensorModel:
                 self._nb_kernel[i] = row[j + 1]
         self._dirty = False
         self._base = filled("h", SLOTS)
-        self.drift = filled("h", SLOTS)
         self._ms = 0  # simulated time since creation
         self._last = clock.ticks_ms()
         self._drift_s = -1
@@ -128,7 +135,7 @@ class SensorModel:
         return int(rms * 65536 / 147.8 + 0.5)
 
     def _next(self):
-        return self._rng.next32()
+        return self.rng.next32()
 
     def _rand(self, n):
         return self._next() % n if n > 0 else 0
@@ -175,7 +182,7 @@ class SensorModel:
 
     def true_zero(self, slot):
         """The slot's zero level at the last reading (zero spread plus drift)."""
-        return self.zero[slot] + self.drift[slot]
+        return self.zero[slot] + (self.drift[slot] if self.drift else 0)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -202,6 +209,8 @@ class SensorModel:
             self._base[s] = v
 
     def _update_drift(self):
+        if self.drift is None:
+            return
         now = self._clock.ticks_ms()
         self._ms += self._clock.ticks_diff(now, self._last)
         self._last = now
@@ -241,7 +250,7 @@ class SensorModel:
             d = noise[i]
             i = (i + stride) & _NOISE_MASK
             v = base[s] + ((d * nq[s] + 32768) >> 16)
-            if stuck[s] < 0:
+            if drift is not None and stuck[s] < 0:
                 v += drift[s]
             if v < 0:
                 v = 0

@@ -3,10 +3,11 @@
 # The virtual board (bgboard sim) and the long tests run this, on MicroPython as on CPython.
 
 import gc
+import sys
 from array import array
 
 from board.controller import Board
-from board.sensing import Sensing, calibrate, frames
+from board.sensing import Sensing
 from board.tracker import Sensed
 from sim.hands import Hands
 from sim.rng import Rng
@@ -14,6 +15,20 @@ from sim.sensor_model import SensorModel, SimClock
 from sim.table import Table
 
 SCAN_MS = 20
+
+
+def _calibrated(model, buf):
+    # Zero levels of the empty board. The calibration code is not kept loaded afterwards: a
+    # board loads it only to calibrate, and the heap is a Pico's.
+    import board
+    from board.calibration import calibrate, frames
+
+    try:
+        return calibrate(frames(model, buf, 32))
+    finally:
+        del sys.modules["board.calibration"]
+        if hasattr(board, "calibration"):  # MicroPython keeps it in the package too
+            delattr(board, "calibration")
 
 
 class VirtualBoard:
@@ -26,7 +41,7 @@ class VirtualBoard:
     buttons, time). The board's messages go to the App's link and to `emit`."""
 
     def __init__(self, seed=1, clumsy=20, noise=3.0, journal=None, renderer=None, emit=None,
-                 scan_ms=SCAN_MS, app=None):
+                 scan_ms=SCAN_MS, app=None, power=True):
         self.clock = SimClock()
         self.scan_ms = scan_ms
         self.model = SensorModel(self.clock, seed=seed, noise=noise)
@@ -34,14 +49,15 @@ class VirtualBoard:
         self.table.clear()
         self.buf = array("H", bytes(256))
         # Calibrated once on the empty board, as at the factory; kept on flash.
-        self.offsets, self.faulty = calibrate(frames(self.model, self.buf, 32))
+        self.offsets, self.faulty = _calibrated(self.model, self.buf)
         self.dice = Rng(seed * 7 + 1)
         self.hands = Hands(self.table, Rng(seed * 7 + 2), clumsy)
         self.renderer = renderer
         self.emit = emit
         self.make_app = app
         self.app = None
-        self.power_up(journal)
+        if power:  # power=False: no board yet (to set the table before power_up())
+            self.power_up(journal)
 
     def power_up(self, journal=None):
         """Start the logic afresh (after a power cut): new sensing, new controller, state

@@ -9,7 +9,8 @@ import time
 from array import array
 
 from board.layout import SLOTS, point_slot
-from board.sensing import Field, Sensing, calibrate, frames
+from board.calibration import calibrate, frames
+from board.sensing import Field, Sensing
 from sim.sensor_model import SensorModel, SimClock
 
 MICRO = sys.implementation.name == "micropython"

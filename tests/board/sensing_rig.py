@@ -3,7 +3,8 @@
 from array import array
 
 from board.layout import neighbour_table
-from board.sensing import Field, Sensing, calibrate, frames
+from board.calibration import calibrate, frames
+from board.sensing import Field, Sensing
 from sim.sensor_model import SensorModel, SimClock
 
 SCAN_MS = 10

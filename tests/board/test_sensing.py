@@ -4,7 +4,8 @@ import gc
 from array import array
 
 from board.layout import BLACK, WHITE, SLOTS, bar_slot, expected_slots, point_slot
-from board.sensing import MID, Field, Sensing, calibrate, frames
+from board.calibration import calibrate, frames
+from board.sensing import MID, Field, Sensing
 from sensing_rig import Rig, expected, hardware_file, raises
 from sim.sensor_model import SensorModel, SimClock
 
