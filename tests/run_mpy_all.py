@@ -18,9 +18,11 @@ def main(argv):
 
     def run(arg):
         f, _, own = arg.partition("@")
-        return f, own or heap, subprocess.run(
-            [micropython, "-X", "heapsize=" + (own or heap), "tests/core/run_mpy.py", f],
-            env=env, capture_output=True, text=True,
+        size = own or heap
+        return f, size, subprocess.run(
+            [micropython, "-X", "heapsize=" + size, "tests/core/run_mpy.py", f],
+            env=dict(env, BGBOARD_HEAP=size),  # for a test that starts interpreters itself
+            capture_output=True, text=True,
         )
 
     passed = failed = 0

@@ -177,6 +177,11 @@ class Autoplay:
         self.cuts += 1
         self.intended = None
         self.vb.power_up(self.journal_factory)
+        self.check_resumed()
+
+    def check_resumed(self):
+        """After a restart: the board must be back at its last committed event. Then the
+        players put the checkers where it asks."""
         if self.committed is not None and self._fingerprint() != self.committed:
             self.resumed_wrong += 1
         self.restore()

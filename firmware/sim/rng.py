@@ -5,15 +5,17 @@ _M32 = 0xFFFFFFFF
 
 
 class Rng:
+    """state: the generator's 32-bit state (never 0); set it to go on from a saved one."""
+
     def __init__(self, seed=1):
-        self._x = (seed * 2654435761 + 12345) & _M32 or 1
+        self.state = (seed * 2654435761 + 12345) & _M32 or 1
 
     def next32(self):
-        x = self._x
+        x = self.state
         x ^= (x << 13) & _M32
         x ^= x >> 17
         x ^= (x << 5) & _M32
-        self._x = x
+        self.state = x
         return x
 
     def randint(self, a, b):

@@ -1,43 +1,50 @@
-# The whole board in simulation on MicroPython's unix port with a Pico's heap: complete
-# games played by clumsy simulated hands over noisy sensors. Every play the board commits must
-# equal what the hands did; after power cuts the board must come back at its last committed
-# event, read from its journal on disk.
-#
-# The heap is 200K (Makefile; it passes at 188K): the journal, its compaction and the restarts
-# on top of the simulated games (160K, see soak_games.py). Code takes about twice the RAM on
-# this 64-bit port that it takes on the 32-bit RP2040; bringing this down to 160K is open
-# work: a restart builds its sensing and replays the journal on a heap the games fragmented.
-import gc
+# Power cuts in whole matches played by clumsy simulated hands on the MicroPython unix port:
+# after each cut the board must come back at its last committed event, read from its journal
+# on disk. Each life of the board between two cuts is an interpreter of its own with the
+# same heap (power_life.py): the RAM goes with the power, as on a device.
+import os
+import sys
 
-from board_support import check_autoplay, rmtree, tmpdir
-from board.journal import Journal
-from board.storage import FlashStorage
-from sim.autoplay import Autoplay
-from sim.virtual import VirtualBoard
-
+from board_support import rmtree, tmpdir
 
 CUT_SEEDS = range(101, 113)  # 12 five-point matches with a cut in about one play in eight
+CUT = 3
+
+
+def _lives(seed, path, heap):
+    command = "%s -X heapsize=%s -m power_life %d %s" % (sys.executable, heap, seed, path)
+    for lives in range(1, 500):
+        status = os.system(command)
+        status = status >> 8 if status > 255 else status  # a wait status on this port
+        if status == 0:
+            return lives
+        assert status == CUT, "match %d: the board failed (exit %d)" % (seed, status)
+    raise AssertionError("match %d: no end after 500 power cuts" % seed)
 
 
 def test_power_cuts_resume_at_the_last_committed_event():
+    import json
+
+    heap = os.getenv("BGBOARD_HEAP") or "160K"
     cuts = games = 0
     for seed in CUT_SEEDS:
         path = tmpdir("bgboard-soak")
         try:
-            def journal():
-                return Journal(FlashStorage(path), max_bytes=8192, keep=32)
-
-            vb = VirtualBoard(seed=seed, journal=journal())
-            ap = Autoplay(vb, seed=seed, cut_pct=12, journal_factory=journal)
-            assert ap.play_match(5), "match %d did not finish" % seed
-            check_autoplay(ap, "match %d with power cuts" % seed)
-            assert ap.resumed_wrong == 0, "%d restarts did not resume where the journal " \
-                                          "ended" % ap.resumed_wrong
-            cuts += ap.cuts
-            games += ap.games
-            vb = ap = None
-            gc.collect()
+            lives = _lives(seed, path, heap)
+            with open(path + "/world.json") as f:
+                tally = json.load(f)
         finally:
             rmtree(path)
+        what = "match %d with power cuts" % seed
+        assert tally["cuts"] == lives - 1, (what, tally["cuts"], lives)
+        assert not tally["mismatches"], "%s: board committed other plays: %r" % (
+            what, tally["mismatches"])
+        assert tally["stuck"] == 0, "%s: board disagreed with the hands %d times" % (
+            what, tally["stuck"])
+        assert tally["resumed_wrong"] == 0, "%s: %d restarts did not resume where the " \
+                                            "journal ended" % (what, tally["resumed_wrong"])
+        cuts += tally["cuts"]
+        games += tally["games"]
     assert cuts >= 50, cuts
-    print("power cuts: %d in %d games, each resumed at the last committed event" % (cuts, games))
+    print("power cuts: %d in %d games, each resumed at the last committed event in a fresh "
+          "interpreter" % (cuts, games))
