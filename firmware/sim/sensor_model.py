@@ -15,6 +15,7 @@
 from array import array
 
 from board.layout import SLOTS, filled, heights_from_counts, neighbour_table
+from board.sensing import default_field
 from sim.rng import Rng
 
 MID = 2048
@@ -94,19 +95,38 @@ class SensorModel:
                 self._phase[s] = ph
         self._nq = filled("i", SLOTS, self._noise_q(noise))
         self._stuck = filled("h", SLOTS, -1)
-        if kernels is None and table is None:
+        shared = kernels is None and table is None
+        if shared:
             kernels, table = neighbour_table()
         if kernels is None or table is None or len(table) != SLOTS:
             raise ValueError("the neighbour table needs kernels and 128 slots' neighbours")
-        # Neighbour field in 1/16 count of a stack of h = 0..15 white checkers, per kernel.
-        self._kernels = []
-        for kern in kernels:
+        # Neighbour field in 1/16 count of a stack of h = 0..15 white checkers, per kernel,
+        # at index 7 k + 3 for kernel k (the kernel codes of board.sensing.Field.rv_kv).
+        self._kernels = [None] * (7 * len(kernels))
+        for k in range(len(kernels)):
+            kern = kernels[k]
             row = filled("h", 16)
             for h in range(1, 16):
                 row[h] = int(kern[min(h, len(kern)) - 1] * 16)
-            self._kernels.append(row)
-        # The table flattened into arrays (128 lists of pairs take ten times the RAM):
-        # slot s's neighbours are _nb_other/_nb_kernel[_nb_first[s]:_nb_first[s + 1]].
+            self._kernels[7 * k + 3] = row
+        # The table flat: slot s's neighbours are _nb_other/_nb_kernel[_nb_first[s]:
+        # _nb_first[s + 1]]. The default table is symmetric (who sees s is whom s sees), so
+        # the default Field's reverse table serves as it is: one copy in RAM, not two.
+        if shared:
+            field = default_field()
+            self._nb_first = field.rv_first
+            self._nb_other = field.rv_slot
+            self._nb_kernel = field.rv_kv
+        else:
+            self._flatten(table)
+        self._dirty = False
+        self._base = filled("h", SLOTS)
+        self._ms = 0  # simulated time since creation
+        self._last = clock.ticks_ms()
+        self._drift_s = -1
+        self._rebuild()
+
+    def _flatten(self, table):
         first = filled("H", SLOTS + 1)
         n = 0
         for s in range(SLOTS):
@@ -121,13 +141,7 @@ class SensorModel:
             for j in range(0, len(row), 2):
                 i = first[s] + j // 2
                 self._nb_other[i] = row[j]
-                self._nb_kernel[i] = row[j + 1]
-        self._dirty = False
-        self._base = filled("h", SLOTS)
-        self._ms = 0  # simulated time since creation
-        self._last = clock.ticks_ms()
-        self._drift_s = -1
-        self._rebuild()
+                self._nb_kernel[i] = 7 * row[j + 1] + 3
 
     @staticmethod
     def _noise_q(rms):

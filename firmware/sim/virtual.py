@@ -4,9 +4,9 @@
 
 import gc
 import sys
-from array import array
 
 from board.controller import Board
+from board.layout import SLOTS, filled
 from board.sensing import Sensing
 from board.tracker import Sensed
 from sim.hands import Hands
@@ -47,7 +47,7 @@ class VirtualBoard:
         self.model = SensorModel(self.clock, seed=seed, noise=noise)
         self.table = Table(self.model)
         self.table.clear()
-        self.buf = array("H", bytes(256))
+        self.buf = filled("H", SLOTS)
         # Calibrated once on the empty board, as at the factory; kept on flash.
         self.offsets, self.faulty = _calibrated(self.model, self.buf)
         self.dice = Rng(seed * 7 + 1)

@@ -6,6 +6,7 @@
 #
 # usage: micropython -X heapsize=H -m power_life SEED DIR
 # Exit status: 0 the match is over, CUT the power was cut (world.json saved), else a failure.
+import binascii
 import json
 import sys
 
@@ -27,11 +28,15 @@ class Life(Autoplay):
         sys.exit(CUT)
 
 
+def _hex(counts):  # a string: a list of 26 ints would take more heap than there is spare
+    return binascii.hexlify(counts).decode()
+
+
 def save_world(ap):
     vb = ap.vb
     world = {
         "clock": vb.clock.ticks_ms(),
-        "table": [list(vb.table.count[0]), list(vb.table.count[1])],
+        "table": [_hex(vb.table.count[0]), _hex(vb.table.count[1])],
         "random": [vb.model.rng.state, vb.dice.state, vb.hands.rng.state, ap.rng.state],
         "committed": ap.committed,
     }
@@ -59,7 +64,7 @@ def live(seed, path):
         vb = VirtualBoard(seed=seed, power=False)
         ap = Life(vb, seed=seed, cut_pct=12, journal_factory=journal)
         vb.clock.advance(world["clock"])
-        white, black = world["table"]
+        white, black = [binascii.unhexlify(side) for side in world["table"]]
         vb.table.set_position(white, black)  # a checker in hand at the cut: in the tray
         vb.model.rng.state, vb.dice.state, vb.hands.rng.state, ap.rng.state = world["random"]
         for name in TALLY:
