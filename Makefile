@@ -64,7 +64,8 @@ pytest: $(BIN)/.installed system-deps
 # device-sized heap: the core's (tests/core, 192K like a Pico) and the board logic's
 # (tests/board, 160K; the whole application with simulated hardware, 224K: it passes at
 # 216K, failing at 208K), then whole simulated games (tests/soak: 160K, not yet
-# 156K; with the journal and power cuts 200K, passing at 188K: see the files). This port is
+# 156K; with the journal and power cuts, each restart a fresh interpreter, 168K, passing at
+# 164K, not yet 160K: see the files). This port is
 # 64-bit: the same objects and code take about 1.6 times the RAM they take on the Pico.
 # `make bench` shows where the bytes go. Firmware runs as mpy-cross bytecode, as on the
 # device; one interpreter per test file.

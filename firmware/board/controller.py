@@ -83,12 +83,16 @@ class Board:
             match = self.match.to_dict()
             if not self.match.game.is_over():
                 match["game"]["moves"] = []
+            if match.get("rules") == self.settings.get("rules"):
+                del match["rules"]  # the settings say them: a shorter line to hold on boot
         return {"phase": self.phase, "settings": self.settings, "match": match}
 
     def _restore_snapshot(self, snap):
         self.phase = snap["phase"]
         self.settings = snap["settings"]
         self.chouette = None
+        if snap["match"] and "rules" not in snap["match"]:
+            snap["match"]["rules"] = self.settings["rules"]
         if snap["match"] and self.settings.get("kind") == "chouette":
             from board.chouette_session import Session
 

@@ -1,5 +1,7 @@
 # The game controller, driven as players drive a board: checkers moved by hand (perfect
 # sensing here), buttons, host commands; checked by the events it commits.
+import gc
+
 from bgcore import GAMMON, Rules
 from board.controller import DROP, IDLE, OPENING, OVER, PASS_MS, PLAYING, ROLL, SETUP, Board
 from board.journal import Journal
@@ -273,6 +275,8 @@ def test_resume_after_compaction_applies_each_event_once():
             eyes.carry(side, src, turn.destinations(src)[-1])
         assert journal.base_seq > 0  # a snapshot was written
         committed = board.snapshot()
+        board = eyes = events = journal = None  # the power goes: so does the old board's RAM
+        gc.collect()
         again = Board(SimClock(), Dice(), Journal(FlashStorage(path)), None, lambda m: None)
         again.resume()
         assert again.snapshot() == committed

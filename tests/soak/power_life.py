@@ -10,11 +10,16 @@ import binascii
 import json
 import sys
 
-from board.journal import Journal
-from board.storage import FlashStorage
-from board.controller import IDLE
-from sim.autoplay import Autoplay
-from sim.virtual import VirtualBoard
+# As a device boots: the sensing tables first, while the heap is still in one piece.
+from board.sensing import default_field
+
+default_field()
+
+from board.journal import Journal  # noqa: E402
+from board.storage import FlashStorage  # noqa: E402
+from board.controller import IDLE  # noqa: E402
+from sim.autoplay import Autoplay  # noqa: E402
+from sim.virtual import VirtualBoard  # noqa: E402
 
 CUT = 3
 MATCH = 5  # points
