@@ -101,8 +101,8 @@ class SensorModel:
         if kernels is None or table is None or len(table) != SLOTS:
             raise ValueError("the neighbour table needs kernels and 128 slots' neighbours")
         # Neighbour field in 1/16 count of a stack of h = 0..15 white checkers, per kernel,
-        # at index 7 k + 3 for kernel k (the kernel codes of board.sensing.Field.rv_kv).
-        self._kernels = [None] * (7 * len(kernels))
+        # under 7 k + 3 for kernel k (the kernel codes of board.sensing.Field.rv_kv).
+        self._kernels = {}
         for k in range(len(kernels)):
             kern = kernels[k]
             row = filled("h", 16)

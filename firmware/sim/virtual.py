@@ -3,32 +3,15 @@
 # The virtual board (bgboard sim) and the long tests run this, on MicroPython as on CPython.
 
 import gc
-import sys
 
 from board.controller import Board
-from board.layout import SLOTS, filled
 from board.sensing import Sensing
 from board.tracker import Sensed
 from sim.hands import Hands
 from sim.rng import Rng
-from sim.sensor_model import SensorModel, SimClock
-from sim.table import Table
+from sim.world import World
 
 SCAN_MS = 20
-
-
-def _calibrated(model, buf):
-    # Zero levels of the empty board. The calibration code is not kept loaded afterwards: a
-    # board loads it only to calibrate, and the heap is a Pico's.
-    import board
-    from board.calibration import calibrate, frames
-
-    try:
-        return calibrate(frames(model, buf, 32))
-    finally:
-        del sys.modules["board.calibration"]
-        if hasattr(board, "calibration"):  # MicroPython keeps it in the package too
-            delattr(board, "calibration")
 
 
 class VirtualBoard:
@@ -38,18 +21,22 @@ class VirtualBoard:
     `app`, if given, is a factory app(vb) returning a board.app.App on this board's clock,
     sensor model and dice (the firmware application: its own sensing, journal and serial
     protocol); the board is then the App's, and scan() runs the App's loop (scan, serial,
-    buttons, time). The board's messages go to the App's link and to `emit`."""
+    buttons, time). The board's messages go to the App's link and to `emit`.
+
+    `world` (sim.world.World: clock, sensors, checkers, calibration) is made from seed and
+    noise unless given: a long test builds it before it loads the firmware."""
 
     def __init__(self, seed=1, clumsy=20, noise=3.0, journal=None, renderer=None, emit=None,
-                 scan_ms=SCAN_MS, app=None, power=True):
-        self.clock = SimClock()
+                 scan_ms=SCAN_MS, app=None, power=True, world=None):
+        if world is None:
+            world = World(seed, noise)
+        self.clock = world.clock
+        self.model = world.model
+        self.table = world.table
+        self.buf = world.buf
+        self.offsets = world.offsets
+        self.faulty = world.faulty
         self.scan_ms = scan_ms
-        self.model = SensorModel(self.clock, seed=seed, noise=noise)
-        self.table = Table(self.model)
-        self.table.clear()
-        self.buf = filled("H", SLOTS)
-        # Calibrated once on the empty board, as at the factory; kept on flash.
-        self.offsets, self.faulty = _calibrated(self.model, self.buf)
         self.dice = Rng(seed * 7 + 1)
         self.hands = Hands(self.table, Rng(seed * 7 + 2), clumsy)
         self.renderer = renderer

@@ -18,8 +18,8 @@ BOARD = ("board.layout", "board.tracker", "board.controller", "board.sensing",
          "board.storage", "board.journal", "board.leds", "board.protocol", "board.app")
 ON_DEMAND = ("bgcore.matchid", "bgcore.plays", "bgcore.drawing", "bgcore.ordering",
              "bgcore.ledger", "bgcore.chouette")
-SIM = ("sim.rng", "sim.sensor_model", "sim.devices", "sim.table", "sim.hands", "sim.virtual",
-       "sim.autoplay")
+SIM = ("sim.rng", "sim.sensor_model", "sim.devices", "sim.table", "sim.world", "sim.hands",
+       "sim.virtual", "sim.autoplay")
 GAMES = 3
 NAMES = 1500  # more than the firmware, the simulation and this script intern
 

@@ -4,33 +4,21 @@
 # cut. What lives outside the board (the checkers on the table, the players' and the dice's
 # random state, the clock, the tally) is kept in world.json beside the journal.
 #
+# The simulated physical board (sim.world) is built first, then the firmware is loaded and
+# boots: a device's heap holds no simulation, so the simulation's buffers must not take the
+# pieces of heap the firmware needs once the imports have fragmented it.
+#
 # usage: micropython -X heapsize=H -m power_life SEED DIR
 # Exit status: 0 the match is over, CUT the power was cut (world.json saved), else a failure.
 import binascii
 import json
 import sys
 
-# As a device boots: the sensing tables first, while the heap is still in one piece.
-from board.sensing import default_field
-
-default_field()
-
-from board.journal import Journal  # noqa: E402
-from board.storage import FlashStorage  # noqa: E402
-from board.controller import IDLE  # noqa: E402
-from sim.autoplay import Autoplay  # noqa: E402
-from sim.virtual import VirtualBoard  # noqa: E402
+from sim.world import World
 
 CUT = 3
 MATCH = 5  # points
 TALLY = ("cuts", "games", "plays", "stuck", "resumed_wrong", "mismatches")
-
-
-class Life(Autoplay):
-    def power_cut(self):
-        self.cuts += 1
-        save_world(self)
-        sys.exit(CUT)
 
 
 def _hex(counts):  # a string: a list of 26 ints would take more heap than there is spare
@@ -52,32 +40,47 @@ def save_world(ap):
         json.dump(world, f)
 
 
+def _cut(ap):
+    ap.cuts += 1
+    save_world(ap)
+    sys.exit(CUT)
+
+
 def live(seed, path):
+    physical = World(seed)
+
+    from board.controller import IDLE
+    from board.journal import Journal
+    from board.storage import FlashStorage
+    from sim.autoplay import Autoplay
+    from sim.virtual import VirtualBoard
+
     def journal():
         return Journal(FlashStorage(path), max_bytes=8192, keep=32)
 
     try:
         with open(path + "/world.json") as f:
-            world = json.load(f)
+            saved = json.load(f)
     except OSError:
-        world = None
-    if world is None:  # the first power-up: a new match
-        vb = VirtualBoard(seed=seed, journal=journal())
-        ap = Life(vb, seed=seed, cut_pct=12, journal_factory=journal)
+        saved = None
+    if saved is None:  # the first power-up: a new match
+        vb = VirtualBoard(seed=seed, journal=journal(), world=physical)
+        ap = Autoplay(vb, seed=seed, cut_pct=12, journal_factory=journal)
         vb.board.new_match(MATCH)
     else:
-        vb = VirtualBoard(seed=seed, power=False)
-        ap = Life(vb, seed=seed, cut_pct=12, journal_factory=journal)
-        vb.clock.advance(world["clock"])
-        white, black = [binascii.unhexlify(side) for side in world["table"]]
+        vb = VirtualBoard(seed=seed, power=False, world=physical)
+        ap = Autoplay(vb, seed=seed, cut_pct=12, journal_factory=journal)
+        vb.clock.advance(saved["clock"])
+        white, black = [binascii.unhexlify(side) for side in saved["table"]]
         vb.table.set_position(white, black)  # a checker in hand at the cut: in the tray
-        vb.model.rng.state, vb.dice.state, vb.hands.rng.state, ap.rng.state = world["random"]
+        vb.model.rng.state, vb.dice.state, vb.hands.rng.state, ap.rng.state = saved["random"]
         for name in TALLY:
-            setattr(ap, name, world[name])
-        ap.committed = tuple(world["committed"]) if world["committed"] else None
+            setattr(ap, name, saved[name])
+        ap.committed = tuple(saved["committed"]) if saved["committed"] else None
         vb.power_up(journal)
         ap.check_resumed()
     ap.dir = path
+    ap.power_cut = lambda: _cut(ap)  # instead of a restart in this interpreter
     steps = 0
     while vb.board.phase != IDLE:
         ap.step()
