@@ -17,7 +17,7 @@ CORE = ("bgcore", "bgcore.rules", "bgcore.cube", "bgcore.offers", "bgcore.gameda
 BOARD = ("board.layout", "board.tracker", "board.controller", "board.sensing",
          "board.storage", "board.journal", "board.leds", "board.protocol", "board.app")
 ON_DEMAND = ("bgcore.matchid", "bgcore.plays", "bgcore.drawing", "bgcore.ordering",
-             "bgcore.ledger", "bgcore.chouette")
+             "bgcore.ledger", "bgcore.chouette", "board.calibration", "board.chouette_session")
 SIM = ("sim.rng", "sim.sensor_model", "sim.devices", "sim.table", "sim.world", "sim.hands",
        "sim.virtual", "sim.autoplay")
 GAMES = 3
