@@ -4,7 +4,7 @@ One thread (`BoardWorker`) holds the board's serial link (bgboard.link.Link, whi
 reconnects and catches up from the journal by itself): it follows the board into a
 bgboard.view.model.BoardModel, asks for `state` when events or the tracker say it changed,
 reads `dump` while a page shows the raw sensor view, and carries out what pages ask (sim
-lines on the virtual board, `new`). Each change becomes a snapshot (the SVG board, the
+lines on the virtual board; `new`, `resign`, `accept`, `reject`). Each change becomes a snapshot (the SVG board, the
 move list, the connection...) that the asyncio side (aiohttp) sends over a WebSocket to
 every page: a slow page gets the latest snapshot, never a queue of old ones.
 
@@ -14,6 +14,9 @@ WebSocket, `/board.svg` the board as it is now, `/state.json` the last snapshot.
 From a page (JSON over the WebSocket):
     {"type": "sim", "line": {"sim": "lift", "side": 0, "at": 13}}   virtual board only
     {"type": "new", "kind": "match", "length": 5} / {"type": "new", "kind": "money"}
+    {"type": "resign", "level": 1}      the player on roll offers to resign (1..3: single,
+                                        gammon, backgammon); real boards have no button for it
+    {"type": "answer", "accept": true}  accept or reject the resignation on offer
     {"type": "arrange"}      move the virtual board's checkers where the board wants them
     {"type": "raw", "on": true}                 the raw sensor view for this page
 To a page: {"type": "view", ...} (BoardModel.snapshot) and {"type": "notice", "text"}.
@@ -207,8 +210,9 @@ class BoardWorker(threading.Thread):
             for line in arrangement(self.model.table, self.model.hand, target):
                 link.send(line)
                 link.poll(0.01)
-        elif kind == "new":
-            link.command("new", **arg)
+        elif kind == "command":  # (name, arguments): new, resign, accept, reject
+            name, args = arg
+            link.command(name, **args)
             self._need_state = True
 
     def request(self, kind, arg=None, answer=None):
@@ -336,19 +340,33 @@ def _from_page(msg, client, worker, hub, answer):
     elif kind == "new":
         what = msg.get("kind")
         if what == "money":
-            worker.request("new", {"kind": "money"}, answer)
+            worker.request("command", ("new", {"kind": "money"}), answer)
         elif what == "match":
             length = msg.get("length")
-            if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= 64:
+            if not _is_int(length) or not 1 <= length <= 64:
                 raise ValueError("new match: a length of 1 to 64 points")
-            worker.request("new", {"kind": "match", "length": length}, answer)
+            worker.request("command", ("new", {"kind": "match", "length": length}), answer)
         else:
             raise ValueError("new: kind is match or money")
+    elif kind == "resign":
+        level = msg.get("level")
+        if not _is_int(level) or not 1 <= level <= 3:
+            raise ValueError("resign: level 1 (single), 2 (gammon) or 3 (backgammon)")
+        worker.request("command", ("resign", {"level": level}), answer)
+    elif kind == "answer":
+        accept = msg.get("accept")
+        if not isinstance(accept, bool):
+            raise ValueError("answer: accept is true or false")
+        worker.request("command", ("accept" if accept else "reject", {}), answer)
     elif kind == "raw":
         client.raw = bool(msg.get("on"))
         hub.raw_changed()
     else:
         raise ValueError("unknown request %r" % (kind,))
+
+
+def _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 class ViewError(click.ClickException):

@@ -76,6 +76,9 @@
     for (const b of document.querySelectorAll("button[data-button]")) {
       b.classList.toggle("allowed", m.allowed.includes(b.dataset.button));
     }
+    for (const b of document.querySelectorAll("button[data-allowed]")) {
+      b.classList.toggle("allowed", m.allowed.includes(b.dataset.allowed));
+    }
     showMoves(m.games, m.pending);
     const notes = $("notes");
     notes.replaceChildren();
@@ -161,6 +164,10 @@
     send({ type: "new", kind: "match", length: parseInt($("length").value, 10) }));
   $("new-money").addEventListener("click", () => send({ type: "new", kind: "money" }));
   $("arrange").addEventListener("click", () => send({ type: "arrange" }));
+  $("resign").addEventListener("click", () =>
+    send({ type: "resign", level: parseInt($("resign-level").value, 10) }));
+  $("accept").addEventListener("click", () => send({ type: "answer", accept: true }));
+  $("reject").addEventListener("click", () => send({ type: "answer", accept: false }));
   $("raw").addEventListener("change", () => {
     document.body.classList.toggle("raw", $("raw").checked);
     send({ type: "raw", on: $("raw").checked });
