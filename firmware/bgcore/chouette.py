@@ -68,26 +68,48 @@ class Chouette:
 
     # --- between games -------------------------------------------------------------------------
 
+    def why_not_join(self, name):
+        """Why `name` may not join now (a bad or taken name), or None."""
+        try:
+            _check_name(name, self.players() + [name])
+        except RuleError as e:
+            return str(e)
+        return None
+
     def join(self, name):
         """A new player joins at the bottom (after the current game's rotation)."""
-        _check_name(name, self.players() + [name])
+        reason = self.why_not_join(name)
+        if reason:
+            raise RuleError(reason)
         if self.settled:
             self.line.append(name)
         else:
             self.joiners.append(name)
 
+    def why_not_leave(self, name):
+        """Why `name` may not leave now, or None: a player in the game being played leaves
+        after it, and a chouette keeps three players."""
+        if name in self.joiners:
+            return None
+        if name not in self.line:
+            return "%r is not in this chouette" % (name,)
+        if not self.settled and (name in (self.box, self.partner, self.captain)
+                                 or name in self.active):
+            return "%s is playing this game: leave after it ends" % name
+        if len(self.line) + len(self.joiners) <= 3:
+            return "a chouette needs three or more players"
+        return None
+
     def leave(self, name):
+        reason = self.why_not_leave(name)
+        if reason:
+            raise RuleError(reason)
         if name in self.joiners:
             self.joiners.remove(name)
             return
-        if name not in self.line:
-            raise RuleError("%r is not in this chouette" % (name,))
-        if not self.settled and (name in (self.box, self.partner, self.captain)
-                                 or name in self.active):
-            raise RuleError("%s is playing this game: leave after it ends" % name)
-        if len(self.line) + len(self.joiners) <= 3:
-            raise RuleError("a chouette needs three or more players")
         self.line.remove(name)
+        if name == self.partner:  # chosen for the next game, now gone
+            self.partner = None
 
     def take_partner(self, name):
         """The box takes a partner for the next game (rule option partner_from)."""

@@ -173,6 +173,8 @@ class App:
             board.cube_action(cmd, args.get("member"))
         elif cmd == "partner":
             board.partner(args["member"])
+        elif cmd == "join" or cmd == "leave":
+            board.lineup(cmd, args["name"])
         elif cmd == "resign":
             board.resign(args["level"])
         elif cmd in ("accept", "reject"):

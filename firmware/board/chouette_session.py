@@ -194,6 +194,13 @@ class Session:
         finally:
             c.partner = old
 
+    def check_lineup(self, kind, name):
+        """RuleError unless `name` may "join" or "leave" the chouette now."""
+        c = self.chouette
+        reason = c.why_not_join(name) if kind == "join" else c.why_not_leave(name)
+        if reason:
+            raise RuleError(reason)
+
     def end_game(self, ev):
         """The game is over: settle it with every member, rotate (the `result` event gets the
         settlements and the new line-up)."""

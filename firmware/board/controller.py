@@ -173,6 +173,8 @@ class Board:
                 self.chouette.end_game(ev)
         elif kind == "partner" and self.chouette is not None:
             self.chouette.chouette.take_partner(ev["name"])
+        elif (kind == "join" or kind == "leave") and self.chouette is not None:
+            getattr(self.chouette.chouette, kind)(ev["name"])
         elif kind == "match_over":
             self.phase = IDLE
         else:
@@ -203,6 +205,14 @@ class Board:
             raise ValueError("the box takes a partner only in a chouette")
         self.chouette.check_partner(name)
         self._commit({"ev": "partner", "name": name})
+
+    def lineup(self, kind, name):
+        """Chouette, at any time: `name` "join"s (at the bottom of the rotation, after the
+        game being played) or "leave"s (not in the middle of one's own game)."""
+        if self.chouette is None:
+            raise ValueError("players join and leave only a chouette")
+        self.chouette.check_lineup(kind, name)
+        self._commit({"ev": kind, "name": name})
 
     def roll(self, dice=None):
         """The player on roll throws (the board's dice when `dice` is None)."""

@@ -34,6 +34,8 @@ COMMANDS = {
         "players": ("names", False),  # a chouette's, highest rank (the box) first
     },
     "partner": {"member": ("str", True)},
+    "join": {"name": ("str", True)},
+    "leave": {"name": ("str", True)},
     "undo": {},
     "verify": {},
     "ledtest": {},

@@ -229,6 +229,22 @@ def partner(name, port):
     _print_reply(_run(port, "partner", member=_check_name(name, "NAME")))
 
 
+@send.command()
+@click.argument("name")
+@port_option
+def join(name, port):
+    """Chouette: NAME joins at the bottom of the rotation (during a game: after it)."""
+    _print_reply(_run(port, "join", name=_check_name(name, "NAME")))
+
+
+@send.command()
+@click.argument("name")
+@port_option
+def leave(name, port):
+    """Chouette: NAME leaves (not while playing a game: after it); three players stay."""
+    _print_reply(_run(port, "leave", name=_check_name(name, "NAME")))
+
+
 LEVEL_WORDS = {"1": 1, "2": 2, "3": 3, "single": 1, "gammon": 2, "backgammon": 3}
 
 

@@ -54,6 +54,8 @@ EVENTS = {
                "score": "score"},
     "match_over": {"winner": "player", "score": "score"},
     "partner": {"name": "name"},
+    "join": {"name": "name"},
+    "leave": {"name": "name"},
 }
 
 HOW = ("played", "dropped", "resigned")
@@ -316,6 +318,15 @@ class MatchLog:
             self.over = ev
         elif name == "partner":
             self.partner = ev["name"]
+        elif name == "join":  # during a game: the result's line-up brings the player in
+            self.balance.setdefault(ev["name"], 0)
+            if not self.games or self.games[-1].result is not None:
+                self.line.append(ev["name"])
+        elif name == "leave":
+            if ev["name"] in self.line:
+                self.line.remove(ev["name"])
+            if ev["name"] == self.partner:
+                self.partner = None
         elif name in EVENTS:
             if not self.games:
                 self.skipped.append(ev["seq"])

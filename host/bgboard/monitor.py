@@ -131,6 +131,10 @@ class View:
             return self._member_words(ev, n, member)
         if name == "partner":
             return "the box takes %s as partner for the next game" % ev["name"]
+        if name == "join":
+            return "%s joins the chouette" % ev["name"]
+        if name == "leave":
+            return "%s leaves the chouette" % ev["name"]
         if name == "game" and "box" in ev:
             others = [m for m in ev.get("team") or [] if m != ev.get("captain")]
             return "game %d starts: %s (box%s) against %s (captain)%s" % (

@@ -195,3 +195,26 @@ def test_the_box_takes_a_partner_between_games_and_shares_the_results():
     assert ["Bob", "Ann", 0.5] in result["settled"] and ["Bob", "Fay", 0.5] in result["settled"]
     assert board.state()["chouette"]["balance"]["Fay"] == 2
     assert board.state()["chouette"]["partner"] is None  # for one game only
+
+
+def test_players_join_at_the_bottom_and_leave_between_their_games():
+    board, eyes, events = chouette(multiple=False)
+    box_on_roll(board, eyes)
+    board.lineup("join", "Eve")  # during a game: ranks after this game's rotation
+    assert evs(events)[-1] == {"ev": "join", "name": "Eve", "seq": 0}
+    assert "playing this game" in refused(board, events, board.lineup, "leave", "Cy")
+    assert "two players" in refused(board, events, board.lineup, "join", "Eve")
+    board.cube_action("double")
+    for _ in NAMES[1:]:
+        board.on_buttons(DROP)
+    assert evs(events)[-1]["line"] == ["Ann", "Cy", "Dee", "Bob", "Eve"]
+    board.lineup("leave", "Dee")  # between games
+    assert evs(events)[-1] == {"ev": "leave", "name": "Dee", "seq": 0}
+    eyes.start()
+    game = evs(events)[-1]
+    assert game["box"] == "Ann" and game["captain"] == "Cy" and game["team"] == ["Cy", "Bob",
+                                                                               "Eve"]
+    board, eyes, events = rig()
+    board.new_match(0)
+    assert "only a chouette" in refused(board, events, board.lineup, "join", "Eve")
+

@@ -13,6 +13,7 @@ def test_a_power_cut_resumes_the_chouette_from_the_journal():
     try:
         board, eyes, events = chouette(multiple=False, journal=Journal(FlashStorage(path)))
         box_on_roll(board, eyes)
+        board.lineup("join", "Eve")  # waits for the next game: in the journal, not the line
         board.cube_action("double")
         board.cube_action("take", "Bob")
         board.cube_action("drop", "Cy")  # Dee's answer is still due at the cut
@@ -23,6 +24,7 @@ def test_a_power_cut_resumes_the_chouette_from_the_journal():
         assert again.snapshot() == committed
         assert again.state()["chouette"] == state["chouette"]
         assert again.state()["chouette"]["pending"] == ["Dee"]
+        assert again.chouette.chouette.joiners == ["Eve"]
         again.cube_action("take", "Dee")
         assert again.match.game.cube.value == 2 and again.match.game.cube.owner == BLACK
         assert again.state()["chouette"]["debts"] == [["Cy", "Ann", 1]]

@@ -221,6 +221,16 @@ def test_joining_at_the_bottom_and_leaving():
     c.leave("Eve")
     assert c.line == ["Ann", "Bob", "Fay"]
     says(raises(RuleError, c.leave, "Fay"), "three or more")
+    assert "three or more" in c.why_not_leave("Fay") and c.why_not_leave("Ann") is not None
+    assert "not in this chouette" in c.why_not_leave("Zed") and c.why_not_join("Zed") is None
+    assert "not 'box'" in c.why_not_join("box")
+
+
+def test_the_box_partner_leaving_before_the_game_is_no_partner():
+    c = Chouette(["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], partner_from=6)
+    c.take_partner("Fay")
+    c.leave("Fay")
+    assert c.partner is None and c.team() == ["Bob", "Cy", "Dee", "Eve"]
 
 
 def test_box_partner_with_six_or_more_players_shares_the_results():

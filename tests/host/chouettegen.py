@@ -18,11 +18,12 @@ from board.controller import Board
 
 
 class Odds:
-    def __init__(self, double=0.15, take=0.6, resign=0.01, accept=0.7):
+    def __init__(self, double=0.15, take=0.6, resign=0.01, accept=0.7, lineup=0.3):
         self.double = double
         self.take = take
         self.resign = resign
         self.accept = accept
+        self.lineup = lineup  # between games; a tenth of it at each step of a game
 
 
 def play_chouette(rng, players=("Ann", "Bob", "Cy", "Dee"), multiple=True, games=3,
@@ -55,6 +56,7 @@ class _Players:
         self.eyes = eyes
         self.rng = rng
         self.odds = odds
+        self.joined = 0
 
     def chance(self, p):
         return self.rng.random() < p
@@ -65,6 +67,8 @@ class _Players:
     def step(self):
         board = self.board
         if board.phase in (SETUP, OVER):
+            if self.chance(self.odds.lineup):  # between games: someone comes or goes
+                self.lineup()
             self.eyes.start()
             return
         if board.phase == OPENING:
@@ -90,6 +94,9 @@ class _Players:
             board.clock.advance(PASS_MS + 10)  # a roll with no play passes by itself
             board.tick()
             return
+        if self.chance(self.odds.lineup / 10):  # someone arrives during a game
+            self.lineup()
+            return
         if self.chance(self.odds.resign) and game.can_resign(1):
             board.resign(self.rng.choice([1, 1, 2, 3]))
             return
@@ -98,6 +105,16 @@ class _Players:
             if board.phase != PLAYING or c.pending():
                 return
         board.roll(self.dice())
+
+    def lineup(self):
+        """A newcomer joins, or a player who may leave now leaves."""
+        c = self.board.chouette.chouette
+        leavers = [n for n in c.players() if c.why_not_leave(n) is None]
+        if leavers and self.chance(0.5):
+            self.board.lineup("leave", self.rng.choice(leavers))
+        else:
+            self.joined += 1
+            self.board.lineup("join", "New%d" % self.joined)
 
     def double(self, game, c):
         board = self.board

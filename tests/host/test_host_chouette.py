@@ -46,6 +46,8 @@ def chouettes():
 def test_a_chouette_journal_groups_into_games_between_box_and_captain(chouettes):
     seen = set()
     for name, events, board, _ in chouettes:
+        seen_leave = [e["name"] for e in events if e["ev"] == "leave"]
+        seen.update(e["ev"] for e in events if e["ev"] in ("join", "leave"))
         problems = []
         (m,) = build_matches(events, problems)
         assert not problems, (name, problems)
@@ -54,8 +56,10 @@ def test_a_chouette_journal_groups_into_games_between_box_and_captain(chouettes)
         assert [(g.box, g.captain) for g in m.games] == [(e["box"], e["captain"]) for e in games]
         # the ledger summed from the results is the board's
         state = board.state()["chouette"]
-        assert m.balance == state["balance"], name
-        assert m.line == state["line"]
+        assert m.line == state["line"], name
+        # the board counts its present players; the host keeps those who left as well
+        assert {n: m.balance[n] for n in state["balance"]} == state["balance"], name
+        assert all(n in seen_leave for n in m.balance if n not in state["balance"]), name
         for e in events:
             if e["ev"] in ("double", "take", "drop"):
                 seen.add((e["ev"], "member" in e, e.get("team"), e["player"]))
@@ -69,7 +73,8 @@ def test_a_chouette_journal_groups_into_games_between_box_and_captain(chouettes)
                  ("take", True, None, 1), ("drop", True, None, 1), ("drop", True, None, 0),
                  ("take", True, "take", 1), ("double", False, None, 0),
                  ("double", False, None, 1), ("drop", False, None, 0),
-                 ("result", "dropped"), ("result", "played"), ("result", "resigned")):
+                 ("result", "dropped"), ("result", "played"), ("result", "resigned"),
+                 "join", "leave"):
         assert what in seen, "the corpus has no %r" % (what,)
 
 
@@ -117,6 +122,7 @@ def board():
 
 
 @pytest.mark.parametrize("args", [["send", "new", "chouette"], ["send", "partner"],
+                                  ["send", "join"], ["send", "leave"],
                                   ["send", "double"], ["send", "take"], ["send", "drop"]])
 def test_help(capsys, args):
     code, out, err = run(capsys, *args, "--help")
@@ -144,7 +150,9 @@ def test_send_new_chouette_and_member_commands_reach_the_board(capsys, board):
                        (["double", "--member", "Cy"], ("double", {"member": "Cy"})),
                        (["take", "-m", "Dee"], ("take", {"member": "Dee"})),
                        (["drop", "--member", "box"], ("drop", {"member": "box"})),
-                       (["partner", "Fay"], ("partner", {"member": "Fay"}))):
+                       (["partner", "Fay"], ("partner", {"member": "Fay"})),
+                       (["join", "Gil"], ("join", {"name": "Gil"})),
+                       (["leave", "Bob"], ("leave", {"name": "Bob"}))):
         code, out, err = run(capsys, "send", *args, "--port", p)
         assert code == 0 and out == "ok\n", err
         assert board.board.commands[-1] == sent
