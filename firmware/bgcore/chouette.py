@@ -111,17 +111,24 @@ class Chouette:
         if name == self.partner:  # chosen for the next game, now gone
             self.partner = None
 
+    def why_not_partner(self, name):
+        """Why the box may not take `name` as its partner for the next game, or None."""
+        if self.partner_from is None:
+            return "the box takes a partner only with the option partner_from (6 or 8)"
+        if not self.settled:
+            return "the box chooses a partner before the game starts"
+        if len(self.line) < self.partner_from:
+            return "the box may take a partner with %d or more players, there are %d" % (
+                self.partner_from, len(self.line))
+        if name not in self.line[1:]:
+            return "the box's partner comes from the team: %r is not in it" % (name,)
+        return None
+
     def take_partner(self, name):
         """The box takes a partner for the next game (rule option partner_from)."""
-        if self.partner_from is None:
-            raise RuleError("the box takes a partner only with the option partner_from (6 or 8)")
-        if not self.settled:
-            raise RuleError("the box chooses a partner before the game starts")
-        if len(self.line) < self.partner_from:
-            raise RuleError("the box may take a partner with %d or more players, there are %d"
-                            % (self.partner_from, len(self.line)))
-        if name not in self.line[1:]:
-            raise RuleError("the box's partner comes from the team: %r is not in it" % (name,))
+        reason = self.why_not_partner(name)
+        if reason:
+            raise RuleError(reason)
         self.partner = name
 
     def start_game(self):

@@ -185,21 +185,17 @@ class Session:
 
     # --- between games -----------------------------------------------------------------------
 
-    def check_partner(self, name):
-        """RuleError unless the box may take `name` as its partner now."""
-        c = self.chouette
-        old = c.partner
-        try:
-            c.take_partner(name)
-        finally:
-            c.partner = old
+    def why_not(self, kind, name):
+        """Why `name` may not "join", "leave" or be the box's "partner" now, or None."""
+        return getattr(self.chouette, "why_not_" + kind)(name)
 
-    def check_lineup(self, kind, name):
-        """RuleError unless `name` may "join" or "leave" the chouette now."""
+    def lineup(self, kind, name):
+        """Apply a join, leave or partner event (live or replayed from the journal)."""
         c = self.chouette
-        reason = c.why_not_join(name) if kind == "join" else c.why_not_leave(name)
-        if reason:
-            raise RuleError(reason)
+        if kind == "partner":
+            c.take_partner(name)
+        else:
+            getattr(c, kind)(name)
 
     def end_game(self, ev):
         """The game is over: settle it with every member, rotate (the `result` event gets the

@@ -41,7 +41,6 @@ class Board:
         self.renderer = renderer
         self.emit = emit or (lambda msg: None)
         self.match = None
-        self.chouette = None  # a chouette's Session (board.chouette_session), also self.match
         self.phase = IDLE
         self.settings = {"length": 0, "rules": Rules().to_dict()}
         self.tracker = None
@@ -74,6 +73,11 @@ class Board:
         self._follow_turn()
         return n
 
+    @property
+    def chouette(self):
+        """A chouette's Session (board.chouette_session), which is then self.match; None."""
+        return self.match if self.settings.get("kind") == "chouette" else None
+
     def snapshot(self):
         """Plain data from which the journal's compaction restarts the board: the state
         after the last committed event (checkers moved in a play not yet accepted are not
@@ -90,13 +94,12 @@ class Board:
     def _restore_snapshot(self, snap):
         self.phase = snap["phase"]
         self.settings = snap["settings"]
-        self.chouette = None
         if snap["match"] and "rules" not in snap["match"]:
             snap["match"]["rules"] = self.settings["rules"]
         if snap["match"] and self.settings.get("kind") == "chouette":
             from board.chouette_session import Session
 
-            self.match = self.chouette = Session.from_dict(snap["match"])
+            self.match = Session.from_dict(snap["match"])
         else:
             self.match = Match.from_dict(snap["match"]) if snap["match"] else None
 
@@ -118,12 +121,11 @@ class Board:
         m = self.match
         if kind == "match":
             self.settings = {"length": ev["length"], "rules": ev["rules"]}
-            self.chouette = None
             if ev.get("kind") == "chouette":
                 from board.chouette_session import Session
 
                 self.settings["kind"] = "chouette"
-                self.match = self.chouette = Session.start(ev)
+                self.match = Session.start(ev)
             else:
                 self.match = Match(ev["length"], Rules.from_dict(ev["rules"]))
             self.phase = SETUP
@@ -171,10 +173,8 @@ class Board:
             self.phase = OVER
             if self.chouette is not None:
                 self.chouette.end_game(ev)
-        elif kind == "partner" and self.chouette is not None:
-            self.chouette.chouette.take_partner(ev["name"])
-        elif (kind == "join" or kind == "leave") and self.chouette is not None:
-            getattr(self.chouette.chouette, kind)(ev["name"])
+        elif kind in ("partner", "join", "leave") and self.chouette is not None:
+            self.chouette.lineup(kind, ev["name"])
         elif kind == "match_over":
             self.phase = IDLE
         else:
@@ -201,17 +201,18 @@ class Board:
 
     def partner(self, name):
         """Chouette, between games: the box takes `name` as its partner for the next game."""
-        if self.chouette is None:
-            raise ValueError("the box takes a partner only in a chouette")
-        self.chouette.check_partner(name)
-        self._commit({"ev": "partner", "name": name})
+        self.lineup("partner", name)
 
     def lineup(self, kind, name):
-        """Chouette, at any time: `name` "join"s (at the bottom of the rotation, after the
-        game being played) or "leave"s (not in the middle of one's own game)."""
+        """Chouette: `name` "join"s (at the bottom of the rotation, after the game being
+        played), "leave"s (not in the middle of one's own game) or becomes the box's
+        "partner" for the next game."""
         if self.chouette is None:
-            raise ValueError("players join and leave only a chouette")
-        self.chouette.check_lineup(kind, name)
+            raise ValueError("the box takes a partner only in a chouette" if kind == "partner"
+                             else "players join and leave only a chouette")
+        reason = self.chouette.why_not(kind, name)
+        if reason:
+            raise ValueError(reason)
         self._commit({"ev": kind, "name": name})
 
     def roll(self, dice=None):

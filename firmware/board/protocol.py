@@ -14,7 +14,7 @@ PROTOCOL = 1
 MAX_LINE = 1024
 
 # Argument kinds: "int", "str", "bool", "dict", "dice" (two ints 1..6), "level" (1..3),
-# "ints" (a list of ints), "names" (a list of 1 to 16 names of 1 to 31 characters).
+# "names" (a list of 1 to 16 names of 1 to 31 characters).
 COMMANDS = {
     "hello": {},
     "state": {},
@@ -68,8 +68,6 @@ def _check(kind, value):
     if kind == "dice":
         return (isinstance(value, list) and len(value) == 2
                 and all(_check("int", d) and 1 <= d <= 6 for d in value))
-    if kind == "ints":
-        return isinstance(value, list) and len(value) <= 16 and all(_check("int", v) for v in value)
     if kind == "names":
         return (isinstance(value, list) and 0 < len(value) <= 16
                 and all(isinstance(v, str) and 0 < len(v) <= 31 for v in value))
@@ -119,7 +117,6 @@ _KIND_WORDS = {
     "dict": "an object",
     "dice": "two dice, e.g. [5, 2]",
     "level": "1 (single), 2 (gammon) or 3 (backgammon)",
-    "ints": "a list of integers",
     "names": "a list of 1 to 16 names (1 to 31 characters each)",
 }
 
