@@ -29,6 +29,7 @@ summed in the MatchLog's `balance`.
 
 from collections import namedtuple
 
+from bgboard.link import is_int
 from bgcore import Position, legal_plays
 
 # One side's checkers at the start, in its own numbering (index 0: borne off).
@@ -72,30 +73,26 @@ class EventError(ValueError):
     """An event that does not have the shape docs/protocol.md gives it."""
 
 
-def _is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _ok(kind, v):
     if kind == "int":
-        return _is_int(v) and v >= 0
+        return is_int(v) and v >= 0
     if kind == "player":
-        return v in (0, 1) and _is_int(v)
+        return v in (0, 1) and is_int(v)
     if kind in ("dice", "die2"):
         return (isinstance(v, list) and len(v) == 2
-                and all(_is_int(d) and 1 <= d <= 6 for d in v))
+                and all(is_int(d) and 1 <= d <= 6 for d in v))
     if kind == "score":
-        return isinstance(v, list) and len(v) == 2 and all(_is_int(s) and s >= 0 for s in v)
+        return isinstance(v, list) and len(v) == 2 and all(is_int(s) and s >= 0 for s in v)
     if kind == "bool":
         return isinstance(v, bool)
     if kind == "dict":
         return isinstance(v, dict)
     if kind == "level":
-        return _is_int(v) and 1 <= v <= 3
+        return is_int(v) and 1 <= v <= 3
     if kind == "how":
         return v in HOW
     if kind == "cube":
-        return _is_int(v) and v >= 1 and v & (v - 1) == 0
+        return is_int(v) and v >= 1 and v & (v - 1) == 0
     if kind == "name":
         return isinstance(v, str) and 0 < len(v) <= 64
     if kind == "moves":
@@ -103,7 +100,7 @@ def _ok(kind, v):
             return False
         for m in v:
             # hit: true/false, or 1/0 (as the firmware's controller writes it)
-            if not (isinstance(m, list) and len(m) == 3 and _is_int(m[0]) and _is_int(m[1])
+            if not (isinstance(m, list) and len(m) == 3 and is_int(m[0]) and is_int(m[1])
                     and m[2] in (True, False) and 1 <= m[0] <= 25 and 0 <= m[1] <= 24
                     and m[1] < m[0] and not (m[2] and m[1] == 0)):
                 return False
@@ -120,7 +117,7 @@ def check_event(ev):
     if not isinstance(name, str):
         raise EventError("an event has an \"ev\" name")
     seq = ev.get("seq")
-    if not _is_int(seq) or seq < 1:
+    if not is_int(seq) or seq < 1:
         raise EventError("event %s has no valid seq" % name[:32])
     spec = EVENTS.get(name)
     if spec is None:

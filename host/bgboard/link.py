@@ -59,7 +59,8 @@ class Refused(Exception):
         super().__init__("the board refused %s: %s" % (cmd, reply.get("error")))
 
 
-def _is_int(v):
+def is_int(v):
+    """An int that is not a bool (JSON values: true is no number)."""
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -208,7 +209,7 @@ class Link:
                 self._problem("not protocol, skipped: %s" % _clip(text))
             return
         if "ev" in msg:
-            if not isinstance(msg["ev"], str) or not _is_int(msg.get("seq")) or msg["seq"] < 1:
+            if not isinstance(msg["ev"], str) or not is_int(msg.get("seq")) or msg["seq"] < 1:
                 self._problem("an event without a valid name and seq, skipped: %s"
                               % _clip(text))
                 return
@@ -276,7 +277,7 @@ class Link:
         version = msg.get("protocol")
         if version != PROTOCOL:
             firmware = msg.get("firmware", "?")
-            newer = _is_int(version) and version > PROTOCOL
+            newer = is_int(version) and version > PROTOCOL
             raise VersionError(
                 "the board's firmware %s speaks protocol %s; this bgboard %s speaks protocol "
                 "%d: flash the firmware that comes with it (`bgboard flash`)%s"
@@ -293,12 +294,12 @@ class Link:
             self._ready.append(("journal", journal))
             self.journal = journal
         seq = msg.get("seq")
-        if self.sync and (self._pending or (_is_int(seq) and seq != self.last_seq)
-                          or not _is_int(seq)):
+        if self.sync and (self._pending or (is_int(seq) and seq != self.last_seq)
+                          or not is_int(seq)):
             self._need_sync = True
         elif not self.sync:
             self._pending.clear()
-            if _is_int(seq):
+            if is_int(seq):
                 self.last_seq = max(self.last_seq, seq)
 
     def _handshake(self):
@@ -322,7 +323,7 @@ class Link:
                         raise LinkError("the board would not send its journal: %s"
                                         % e.reply.get("error")) from None
                     first, last = e.reply.get("first"), e.reply.get("last")
-                    if not (_is_int(first) and _is_int(last)):
+                    if not (is_int(first) and is_int(last)):
                         raise LinkError("the board asked for a resync without saying what "
                                         "it keeps") from None
                     if self.last_seq < first - 1:
@@ -346,7 +347,7 @@ class Link:
                 before = self.last_seq
                 for ev in events:
                     if (isinstance(ev, dict) and isinstance(ev.get("ev"), str)
-                            and _is_int(ev.get("seq")) and ev["seq"] >= 1):
+                            and is_int(ev.get("seq")) and ev["seq"] >= 1):
                         if ev["seq"] > self.last_seq:
                             self._pending.setdefault(ev["seq"], ev)
                     else:

@@ -31,7 +31,7 @@ import time
 
 import click
 
-from bgboard.link import Link, LinkError, LinkLost, Refused
+from bgboard.link import Link, LinkError, LinkLost, Refused, is_int
 from bgboard.matfile import DEFAULT_NAMES
 from bgboard.transport import SerialTransport
 from bgboard.view.model import BoardModel, arrangement, check_sim
@@ -343,14 +343,14 @@ def _from_page(msg, client, worker, hub, answer):
             worker.request("command", ("new", {"kind": "money"}), answer)
         elif what == "match":
             length = msg.get("length")
-            if not _is_int(length) or not 1 <= length <= 64:
+            if not is_int(length) or not 1 <= length <= 64:
                 raise ValueError("new match: a length of 1 to 64 points")
             worker.request("command", ("new", {"kind": "match", "length": length}), answer)
         else:
             raise ValueError("new: kind is match or money")
     elif kind == "resign":
         level = msg.get("level")
-        if not _is_int(level) or not 1 <= level <= 3:
+        if not is_int(level) or not 1 <= level <= 3:
             raise ValueError("resign: level 1 (single), 2 (gammon) or 3 (backgammon)")
         worker.request("command", ("resign", {"level": level}), answer)
     elif kind == "answer":
@@ -363,10 +363,6 @@ def _from_page(msg, client, worker, hub, answer):
         hub.raw_changed()
     else:
         raise ValueError("unknown request %r" % (kind,))
-
-
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 class ViewError(click.ClickException):
