@@ -29,7 +29,17 @@ typings/.installed: $(BIN)/.installed
 	mkdir -p build/novenv/lib
 	touch $@
 
-venv: $(BIN)/.installed
+# The emulated Pico's harness (host/bgboard/pico): Node.js and npm from Debian where missing,
+# then rp2040js as package-lock.json pins it.
+PICO_DIR := host/bgboard/pico
+$(PICO_DIR)/node_modules/.installed: $(PICO_DIR)/package.json $(PICO_DIR)/package-lock.json
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+	  echo "installing nodejs npm (Debian)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }
+	cd $(PICO_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+venv: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed
 
 # Debian packages the tests use: GNU Backgammon checks our match files and IDs; Chromium
 # and its driver run the browser view's tests (tests/view, through Playwright, which never
@@ -47,7 +57,7 @@ system-deps:
 # The virtual board and its page in a browser, to play on with the mouse (it prints the
 # address; its flash is kept between runs). SIM="--play" plays from this terminal instead.
 SIM ?= --view
-sim: $(BIN)/.installed
+sim: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed
 	$(BIN)/bgboard sim $(SIM)
 
 # The bgboard command itself.
@@ -57,7 +67,7 @@ run: $(BIN)/.installed
 
 test: hardware pytest test-mpy mpy-cross typecheck
 
-pytest: $(BIN)/.installed system-deps
+pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 	$(BIN)/pytest
 
 # The tests that run on both interpreters, again on the real MicroPython unix port with a

@@ -15,6 +15,7 @@ import time
 from bgboard.firmware import MANIFEST, PACKAGES, manifest, sha256
 
 CHUNK = 1024  # bytes per write on the board: a 4 KB line of code at most
+READ_TIMEOUT_S = 10  # an answer from the board, at most (mpremote waits forever)
 
 # Runs on the board: {path: sha256 hex} of the manifest's files, main.py, the config and
 # everything in the firmware's packages.
@@ -74,7 +75,8 @@ def open_board(port):
     from mpremote.transport_serial import SerialTransport
 
     try:
-        transport = SerialTransport(port, baudrate=115200, timeout=1)  # reads never hang
+        # Reads never hang, yet give a slow flash (littlefs compacting) time to answer.
+        transport = SerialTransport(port, baudrate=115200, timeout=READ_TIMEOUT_S)
     except TransportError as e:
         text = str(e)
         if "failed to access" in text:

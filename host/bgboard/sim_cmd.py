@@ -13,10 +13,18 @@ from bgboard.board_cmd import (LinkFailure, _check_name, _err, choose_port, name
                                port_option)
 
 
-def default_flash():
+def _state_dir():
     state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"),
                                                              ".local", "state")
-    return os.path.join(state, "bgboard", "sim-flash")
+    return os.path.join(state, "bgboard")
+
+
+def default_flash():
+    return os.path.join(_state_dir(), "sim-flash")
+
+
+def default_image():
+    return os.path.join(_state_dir(), "pico-flash.img")
 
 
 # --- sim ---------------------------------------------------------------------------------------
@@ -49,12 +57,24 @@ def default_flash():
               help="Serve the browser view of the virtual board (play with the mouse).")
 @click.option("--http-port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="With --view: its HTTP port (0: any free one).")
+@click.option("--pico", is_flag=True,
+              help="An emulated Raspberry Pi Pico (RP2040) running stock MicroPython and "
+                   "this firmware, flashed by `bgboard flash` as a real one is.")
+@click.option("--image", type=click.Path(dir_okay=False), default=None,
+              help="With --pico: its flash image file (kept between runs; a new one gets "
+                   "the firmware flashed). Default: %s; with --autoplay a new one each run."
+                   % default_image())
+@click.option("--uf2", type=click.Path(exists=True, dir_okay=False), default=None,
+              envvar="BGBOARD_PICO_UF2",
+              help="With --pico: the MicroPython firmware for the Pico (RPI_PICO .uf2; "
+                   "env BGBOARD_PICO_UF2).")
 @names_options
 def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, play_here, view,
-        http_port, white, black):
+        http_port, pico, image, uf2, white, black):
     """Run the virtual board: the firmware on the MicroPython unix port with simulated
     sensors, LEDs and buttons, behind a serial port (a PTY) that bgboard, mpremote and
-    `bgboard flash` use as they would a Pico's. The first line printed is `port: PATH`.
+    `bgboard flash` use as they would a Pico's. With --pico, the firmware runs on an
+    emulated RP2040 instead, drivers and all. The first line printed is `port: PATH`.
     Runs until interrupted (Ctrl-C), or with --autoplay until the game is played."""
     from bgboard.virtual import VirtualBoard, VirtualBoardError
 
@@ -64,7 +84,14 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, play_her
         raise click.UsageError("--match N or --games K, not both")
     if autoplay + play_here + view > 1:
         raise click.UsageError("one of --autoplay, --play and --view")
+    if not pico and (image or uf2):
+        raise click.UsageError("--image and --uf2 go with --pico")
+    if pico and flash_dir:
+        raise click.UsageError("--pico keeps its flash in --image FILE, not --flash DIR")
     names = (_check_name(white, "--white"), _check_name(black, "--black"))
+    if pico:
+        return _sim_pico(image, uf2, seed, speed, autoplay, length, games, log_dir,
+                         play_here, view, http_port, names)
     options = ["--seed", str(seed)]
     scratch = None
     if autoplay:
@@ -83,9 +110,22 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, play_her
     click.echo("port: %s" % port)
     click.echo("flash: %s" % board.flash, err=True)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops it as Ctrl-C does
+    status = os.path.join(board.flash, "autoplay.json")  # sim/serial_board.py writes it
+    try:
+        _run(board, port, autoplay, play_here, view, http_port, names,
+             lambda: _autoplay(board, port, length or 5, games, log_dir, names,
+                               lambda: _done(status)))
+    finally:
+        board.stop()
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _run(board, port, autoplay, play_here, view, http_port, names, play):
+    """What `bgboard sim` does once its board runs, until Ctrl-C or the players are done."""
     try:
         if autoplay:
-            _autoplay(board, port, length or 5, games, log_dir, names)
+            play()
         elif play_here:
             from bgboard.play_cmd import play_on
 
@@ -97,24 +137,101 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, play_her
                   on_ready=lambda url: click.echo("view: %s (the board in a browser; Ctrl-C "
                                                   "stops it)" % url))
         else:
-            _err("the virtual board runs; Ctrl-C stops it")
+            _err("the board runs; Ctrl-C stops it")
             code = board.wait()
-            raise click.ClickException("the virtual board stopped (exit status %s): %s"
+            raise click.ClickException("the board stopped (exit status %s): %s"
                                        % (code, board.stderr()[-500:].strip()))
     except KeyboardInterrupt:
         _err("stopped")
+
+
+# The emulated Pico runs slower than a real one (see the README's figures) and boots the
+# firmware from its flash after a flash: its answers may take this long.
+PICO_ANSWER_S = 30.0
+
+
+def _sim_pico(image, uf2, seed, speed, autoplay, length, games, log_dir, play_here, view,
+              http_port, names):
+    from bgboard.pico import PicoBoard, PicoError
+
+    scratch = None
+    if autoplay and image is None:
+        scratch = tempfile.mkdtemp(prefix="bgboard-pico-")
+        image = os.path.join(scratch, "flash.img")
+    image = image or default_image()
+    os.makedirs(os.path.dirname(os.path.abspath(image)), exist_ok=True)
+    new = not os.path.exists(image)
+    try:
+        board = PicoBoard(image, seed=seed, uf2=uf2,
+                          speed=speed if speed is not None else (0 if autoplay else 1))
+        port = board.start()
+    except (OSError, PicoError) as e:
+        raise click.ClickException("cannot start the emulated Pico: %s" % e) from None
+    click.echo("port: %s" % port)
+    _err("flash image: %s" % board.image)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        if new:
+            _err("a new Pico: flashing the firmware")
+            _flash(port, None, False, False)
+        players = None
+        if autoplay:
+            players = _pico_players(board, seed, length or 5, games)
+        _run(board, port, autoplay, play_here, view, http_port, names,
+             lambda: _autoplay(board, port, length or 5, games, log_dir, names,
+                               players.result, timeout=PICO_ANSWER_S))
+        if board.memory_errors:
+            raise click.ClickException("the Pico ran out of memory (MemoryError)")
     finally:
         board.stop()
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
 
 
+def _pico_players(board, seed, length, games):
+    """The simulated players, in a thread of their own, on the emulated Pico."""
+    import threading
+
+    from bgboard.pico import PowerCut
+    from bgboard.pico.players import Players
+
+    players = Players(board, seed=seed)
+    board.on_line = lambda line: _event(players, line)
+    done = {}
+
+    def play():
+        try:
+            board.command({"cmd": "new", "kind": "money"} if games else
+                          {"cmd": "new", "kind": "match", "length": length})
+            while players.step() and not (games and players.games >= games):
+                pass
+            done.update(done=True, games=players.games, plays=players.plays,
+                        mismatches=len(players.mismatches), stuck=players.stuck)
+        except PowerCut:
+            done.update(done=True, error="the emulated Pico stopped")
+        except Exception as e:  # shown by the follower, not lost in a thread
+            done.update(done=True, error="the players failed: %r" % e)
+
+    threading.Thread(target=play, name="pico-players", daemon=True).start()
+    players.result = lambda: done or None
+    return players
+
+
+def _event(players, line):
+    if line.startswith(b"{") and b'"ev"' in line:
+        try:
+            players.on_event(json.loads(line))
+        except ValueError:
+            pass
+
+
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def _autoplay(board, port, length, games, log_dir, names):
-    """Follow the simulated players through the port (and log), with a progress bar."""
+def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0):
+    """Follow the simulated players through the port (and log), with a progress bar, until
+    finished() gives their figures. timeout: for each answer of the board."""
     from bgboard.board_cmd import open_link
     from bgboard.link import LinkError
     from bgboard.monitor import View
@@ -125,7 +242,7 @@ def _autoplay(board, port, length, games, log_dir, names):
 
         rec = Recorder(log_dir, names, on_problem=lambda t: _err("warning: %s" % t))
     view = View(names)
-    link = open_link(port, reconnect=True, sync=True,
+    link = open_link(port, timeout=timeout, reconnect=True, sync=True,
                      on_problem=lambda t: _err("warning: %s" % t))
     if rec is not None:
         rec.attach(link)
@@ -137,7 +254,6 @@ def _autoplay(board, port, length, games, log_dir, names):
         view.apply(ev)
 
     link.on_event = on_event
-    status = os.path.join(board.flash, "autoplay.json")  # sim/serial_board.py writes it
     total = games or length
     label = "%d money games" % games if games else "%d-point match" % length
     try:
@@ -152,7 +268,9 @@ def _autoplay(board, port, length, games, log_dir, names):
                 if now > shown:
                     bar.update(min(now, total) - shown)
                     shown = min(now, total)
-                done = _done(status)
+                done = finished()
+                if done and done.get("error"):
+                    raise click.ClickException(done["error"])
                 if board.wait(0) is not None:
                     raise click.ClickException("the virtual board stopped: %s"
                                                % board.stderr()[-500:].strip())
@@ -208,11 +326,14 @@ def flash(port, as_source, firmware_dir, no_reset):
     """Deploy the firmware and its config (pinmap.json, field.json) to a board, or to the
     virtual board (`bgboard sim` prints its port): only files whose SHA-256 differs are
     written, files that no longer belong are removed, then a soft reset starts it."""
+    _flash(choose_port(port), firmware_dir, as_source, no_reset)
+
+
+def _flash(port, firmware_dir, as_source, no_reset):
     from bgboard import firmware
     from bgboard.flash import FlashError
     from bgboard.flash import flash as deploy
 
-    port = choose_port(port)
     try:
         files = firmware.build(firmware_dir or firmware.FIRMWARE_DIR, compiled=not as_source)
     except (OSError, firmware.FirmwareError) as e:

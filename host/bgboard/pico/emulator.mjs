@@ -1,0 +1,398 @@
+// The emulated Pico: rp2040js running a stock MicroPython uf2, its flash kept in a file, its
+// pins wired to a simulated world that lives in the parent process (bgboard.pico, Python).
+//
+//   node emulator.mjs --uf2 FILE --bootrom FILE --flash FILE --pins JSON [--speed X]
+//
+// stdin/stdout carry frames: one type byte, a 4-byte little-endian length, the payload.
+// Every frame to the parent starts with the emulated time in microseconds (float64 LE).
+//   to the parent:  U usb bytes out   L led frame (GRB bytes)   S a scan starts: send A
+//                   T an alarm fired (paused until G)   R the chip (re)started: reason
+//                   X a fatal error: text
+//   from the parent: U usb bytes in   A 128 readings (uint16, bank*16+channel order)
+//                   I pin levels: pairs of bytes (pin, 0/1)   W alarm at time (float64 us)
+//                   G go on after T   P speed (float64: 0 as fast as it can, 1 real time)
+//                   Q stop (after the flash file is written)
+// A power cut is the parent killing this process: every flash erase and program is written
+// through to the file as it happens, so the file holds what a Pico's flash would.
+import fs from 'node:fs';
+import { Simulator, USBCDC } from 'rp2040js';
+
+const FLASH_BASE = 0x10000000;
+const FS_START = 0xa0000; // MicroPython rp2's filesystem: flash 0xA0000 to the end (2 MB)
+const FS_END = 0x200000;
+const INTR_DEV_SOF = 1 << 17;
+const SOF_RD = 0x48;
+const NS_PER_US = 1000;
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].slice(2)] = process.argv[i + 1];
+for (const k of ['uf2', 'bootrom', 'flash', 'pins']) {
+  if (!args[k]) fail(`--${k} is required`);
+}
+const pins = JSON.parse(args.pins); // {mux: [4], bank: [3], enable, enableActive, adc, led, inputs: {pin: level}}
+let speed = Number(args.speed ?? 1);
+// --profile FILE: the PC every PROFILE_EVERY instructions, counted, written at the end
+// (JSON {pc: count}; the ELF's symbols name the functions).
+const PROFILE_EVERY = 101;
+const profile = args.profile ? new Map() : null;
+let profileCountdown = PROFILE_EVERY;
+
+// --- frames to and from the parent -------------------------------------------------------------
+
+function send(type, payload = new Uint8Array(0)) {
+  const head = Buffer.alloc(13);
+  head.write(type, 0, 'latin1');
+  head.writeUInt32LE(payload.length + 8, 1);
+  head.writeDoubleLE(chip ? chip.clock.nanos / NS_PER_US : 0, 5);
+  process.stdout.write(Buffer.concat([head, Buffer.from(payload)]));
+}
+
+function fail(text) {
+  try {
+    send('X', Buffer.from(String(text)));
+  } finally {
+    process.stderr.write(`emulator: ${text}\n`);
+    process.exit(3);
+  }
+}
+
+let inbox = Buffer.alloc(0);
+process.stdin.on('data', (chunk) => {
+  inbox = inbox.length ? Buffer.concat([inbox, chunk]) : chunk;
+  while (inbox.length >= 5) {
+    const n = inbox.readUInt32LE(1);
+    if (inbox.length < 5 + n) break;
+    const type = String.fromCharCode(inbox[0]);
+    const body = inbox.subarray(5, 5 + n);
+    inbox = inbox.subarray(5 + n);
+    receive(type, Buffer.from(body));
+  }
+});
+process.stdin.on('end', () => stop());
+
+// --- the flash, kept in a file ------------------------------------------------------------------
+
+const image = new Uint8Array(FS_END).fill(0xff);
+loadUf2(fs.readFileSync(args.uf2));
+const flashFd = openFlashFile(args.flash);
+
+function loadUf2(data) {
+  for (let off = 0; off + 512 <= data.length; off += 512) {
+    if (data.readUInt32LE(off) !== 0x0a324655 || data.readUInt32LE(off + 4) !== 0x9e5d5157) {
+      fail(`${args.uf2}: not a UF2 file`);
+    }
+    const addr = data.readUInt32LE(off + 12);
+    const size = data.readUInt32LE(off + 16);
+    const at = addr - FLASH_BASE;
+    if (at < 0 || at + size > FS_START) fail(`${args.uf2}: a block outside the firmware's flash`);
+    image.set(data.subarray(off + 32, off + 32 + size), at);
+  }
+}
+
+function openFlashFile(path) {
+  const size = FS_END - FS_START;
+  let fd;
+  if (fs.existsSync(path)) {
+    fd = fs.openSync(path, 'r+');
+    const got = fs.readSync(fd, image, FS_START, size, 0);
+    if (got !== size) fail(`${path}: ${got} bytes, a flash image holds ${size}`);
+  } else {
+    fd = fs.openSync(path, 'w+');
+    fs.writeSync(fd, image, FS_START, size, 0); // erased: MicroPython formats it at boot
+  }
+  return fd;
+}
+
+function persist(start, end) {
+  const from = Math.max(start, FS_START);
+  if (end > from) fs.writeSync(flashFd, image, from, end - from, from - FS_START);
+}
+
+// --- the chip ---------------------------------------------------------------------------------
+
+const bootrom = new Uint32Array(fs.readFileSync(args.bootrom).buffer.slice(0, 16384));
+const romFunc = romFunctions(bootrom);
+let chip = null; // the RP2040 now running
+let core = null;
+let cdc = null;
+let paused = false; // waiting for the parent (a scan's readings, or an alarm's G)
+let frame = new Uint16Array(128); // the readings of the scan under way
+let alarmAt = Infinity; // us
+let stopped = false;
+
+function romFunctions(rom) {
+  // The ROM's function table: 16-bit (code, address) pairs from the pointer at 0x14.
+  const half = (a) => (rom[a >> 2] >>> ((a & 2) * 8)) & 0xffff;
+  const found = {};
+  for (let at = half(0x14); half(at); at += 4) {
+    const code = half(at);
+    found[String.fromCharCode(code & 0xff, code >> 8)] = half(at + 2) & ~1;
+  }
+  if (!found.RE || !found.RP) fail('boot ROM: no flash_range_erase/program in its table');
+  return found;
+}
+
+function boot(reason, wdReason = 0) {
+  const sim = new Simulator();
+  chip = sim.rp2040;
+  core = chip.core;
+  chip.loadBootrom(bootrom);
+  chip.flash.set(image);
+  chip.logger = { debug() {}, info() {}, warn() {}, error: (c, m) => process.stderr.write(`${c}: ${m}\n`) };
+  const watchdog = chip.peripherals[0x40058];
+  watchdog.reason = wdReason;
+  watchdog.onWatchdogTrigger = () => {
+    rebootWanted = watchdog.reason || 1;
+  };
+  wirePins();
+  wireUsb();
+  core.PC = 0x10000000; // boot2 from flash (the ROM's own flash boot needs the SSI)
+  send('R', Buffer.from(reason));
+}
+let rebootWanted = 0;
+
+// --- USB CDC: bytes both ways, held until there is room --------------------------------------
+
+let usbIn = []; // chunks from the parent not yet taken by the device
+let pendingRead = null; // an OUT endpoint armed by the device with no data to give yet
+
+function wireUsb() {
+  const usb = chip.usbCtrl;
+  cdc = new USBCDC(usb);
+  pendingRead = null;
+  cdc.onSerialData = (buf) => send('U', buf);
+  cdc.onDeviceConnected = () => {
+    if (process.env.EMU_DEBUG) process.stderr.write("usb connected\n");
+    // MicroPython sends buffered output only after SOFs (rp2040js raises them as a host).
+    const sof = chip.clock.createAlarm(() => {
+      usb.intRaw |= INTR_DEV_SOF;
+      usb.checkInterrupts();
+      sof.schedule(1000 * NS_PER_US);
+    });
+    sof.schedule(1000 * NS_PER_US);
+  };
+  // The device clears its SOF interrupt by reading SOF_RD; rp2040js keeps it raised.
+  const readRegister = usb.readUint32.bind(usb);
+  usb.readUint32 = (offset) => {
+    if (offset === SOF_RD) {
+      usb.intRaw &= ~INTR_DEV_SOF;
+      usb.checkInterrupts();
+    }
+    return readRegister(offset);
+  };
+  const cdcRead = usb.onEndpointRead; // the control endpoint's, during enumeration
+  usb.onEndpointRead = (endpoint, size) => {
+    if (endpoint !== cdc.outEndpoint) return cdcRead(endpoint, size);
+    pendingRead = { endpoint, size };
+    feedUsb();
+  };
+}
+
+function feedUsb() {
+  if (!pendingRead || !usbIn.length) return;
+  const { endpoint, size } = pendingRead;
+  const head = usbIn[0];
+  const n = Math.min(size, head.length);
+  pendingRead = null;
+  chip.usbCtrl.endpointReadDone(endpoint, head.subarray(0, n));
+  if (n < head.length) usbIn[0] = head.subarray(n);
+  else usbIn.shift();
+}
+
+// --- pins: the sensor banks, the LED chain, the inputs ----------------------------------------
+
+let inputLevels = {}; // pin -> level the world drives (buttons, power sense)
+
+function wirePins() {
+  const gpio = chip.gpio;
+  const bit = (p) => (gpio[p].outputValue ? 1 : 0);
+  const enabled = () => bit(pins.enable) === pins.enableActive;
+  gpio[pins.enable].addListener(() => {
+    // A bank powered with bank 0 selected: a scan starts; its readings come from the world.
+    if (enabled() && !bit(pins.bank[0]) && !bit(pins.bank[1]) && !bit(pins.bank[2])) {
+      paused = true;
+      send('S');
+    }
+  });
+  const adc = chip.adc;
+  const channel = pins.adc - 26;
+  adc.onADCRead = (ch) => {
+    let value = 0; // an unpowered bank reads 0 V
+    if (ch === channel && enabled()) {
+      const bank = bit(pins.bank[0]) | (bit(pins.bank[1]) << 1) | (bit(pins.bank[2]) << 2);
+      const mux = bit(pins.mux[0]) | (bit(pins.mux[1]) << 1) | (bit(pins.mux[2]) << 2) | (bit(pins.mux[3]) << 3);
+      value = frame[bank * 16 + mux];
+    }
+    adc.channelValues[ch] = value;
+    adc.currentChannel = ch;
+    adc.sampleAlarm.schedule(adc.sampleTime * NS_PER_US);
+  };
+  for (const [pin, level] of Object.entries(inputLevels)) gpio[pin].setInputValue(!!level);
+  decodeLeds(gpio[pins.led]);
+}
+
+function decodeLeds(pin) {
+  // WS2812: a bit is a high pulse, about 0.4 us for 0 and 0.8 us for 1; a low of 50 us or
+  // more latches the frame.
+  let roseAt = -1;
+  let byte = 0;
+  let nbits = 0;
+  let bytes = [];
+  const latch = chip.clock.createAlarm(() => {
+    if (bytes.length) send('L', Uint8Array.from(bytes));
+    bytes = [];
+    byte = 0;
+    nbits = 0;
+  });
+  pin.addListener(() => {
+    const now = chip.clock.nanos;
+    if (pin.outputValue) {
+      roseAt = now;
+      latch.cancel();
+    } else if (roseAt >= 0) {
+      byte = (byte << 1) | (now - roseAt > 600 ? 1 : 0);
+      if (++nbits === 8) {
+        bytes.push(byte);
+        byte = 0;
+        nbits = 0;
+      }
+      roseAt = -1;
+      latch.schedule(50 * NS_PER_US);
+    }
+  });
+}
+
+// --- messages from the parent -------------------------------------------------------------------
+
+function receive(type, body) {
+  switch (type) {
+    case 'U':
+      usbIn.push(body);
+      if (chip) feedUsb();
+      break;
+    case 'A':
+      for (let i = 0; i < 128; i++) frame[i] = body.readUInt16LE(2 * i);
+      paused = false;
+      break;
+    case 'I':
+      for (let i = 0; i + 1 < body.length; i += 2) {
+        inputLevels[body[i]] = body[i + 1];
+        chip.gpio[body[i]].setInputValue(!!body[i + 1]);
+      }
+      break;
+    case 'W':
+      alarmAt = body.readDoubleLE(0);
+      break;
+    case 'G':
+      paused = false;
+      break;
+    case 'P':
+      speed = body.readDoubleLE(0);
+      resetPace();
+      break;
+    case 'Q':
+      stop();
+      return;
+    default:
+      fail(`unknown frame ${JSON.stringify(type)} from the parent`);
+  }
+  schedule();
+}
+
+// --- running ------------------------------------------------------------------------------------
+
+let paceWall = 0;
+let paceNanos = 0;
+let timer = null;
+
+function resetPace() {
+  paceWall = performance.now();
+  paceNanos = chip ? chip.clock.nanos : 0;
+}
+
+function schedule(delayMs = 0) {
+  if (timer === null && !stopped && !paused) timer = setTimeout(run, delayMs);
+}
+
+function run() {
+  timer = null;
+  const clock = chip.clock;
+  const cycleNanos = 8; // 125 MHz
+  const until = performance.now() + 25;
+  const erase = romFunc.RE;
+  const program = romFunc.RP;
+  const alarmNanos = alarmAt * NS_PER_US;
+  while (!paused && !stopped) {
+    for (let i = 0; i < 20000 && !paused; i++) {
+      if (core.waiting) {
+        clock.tick(clock.nanosToNextAlarm);
+      } else {
+        const pc = core.registers[15];
+        if (pc === erase || pc === program) romFlash(pc === erase);
+        if (profile && --profileCountdown === 0) {
+          profileCountdown = PROFILE_EVERY;
+          profile.set(pc, (profile.get(pc) || 0) + 1);
+        }
+        clock.tick(core.executeInstruction() * cycleNanos);
+      }
+    }
+    if (rebootWanted) {
+      const reason = rebootWanted;
+      rebootWanted = 0;
+      boot('reset', reason);
+      return schedule();
+    }
+    if (clock.nanos >= alarmNanos && !paused) {
+      alarmAt = Infinity;
+      paused = true;
+      send('T');
+      return;
+    }
+    if (speed > 0) {
+      const ahead = (clock.nanos - paceNanos) / 1e6 / speed - (performance.now() - paceWall);
+      if (ahead > 1) return schedule(Math.min(ahead, 50));
+      if (ahead < -500) resetPace(); // far behind (a slow machine): no rush to catch up
+    }
+    if (performance.now() > until) break; // let the parent's frames in
+  }
+  schedule();
+}
+
+function romFlash(isErase) {
+  // flash_range_erase(offset, count, block_size, cmd) / flash_range_program(offset, data,
+  // count): done on the image (NOR flash: a program only clears bits), then back to LR.
+  const r = core.registers;
+  const offset = r[0] >>> 0;
+  if (isErase) {
+    const count = r[1] >>> 0;
+    image.fill(0xff, offset, offset + count);
+    chip.flash.fill(0xff, offset, offset + count);
+    persist(offset, offset + count);
+  } else {
+    const data = r[1] >>> 0;
+    const count = r[2] >>> 0;
+    for (let i = 0; i < count; i++) {
+      const v = image[offset + i] & chip.readUint8(data + i);
+      image[offset + i] = v;
+      chip.flash[offset + i] = v;
+    }
+    persist(offset, offset + count);
+  }
+  if (process.env.EMU_DEBUG) process.stderr.write(`flash ${isErase ? "erase" : "program"} ${offset.toString(16)} ${r[isErase ? 1 : 2]}\n`);
+  core.PC = core.LR & ~1;
+}
+
+function stop() {
+  if (stopped) return;
+  stopped = true;
+  if (timer !== null) clearTimeout(timer);
+  fs.fsyncSync(flashFd);
+  if (profile) fs.writeFileSync(args.profile, JSON.stringify(Object.fromEntries(profile)));
+  fs.closeSync(flashFd);
+  process.exit(0);
+}
+
+boot("power on");
+if (process.env.EMU_DEBUG) setInterval(() => process.stderr.write(`t=${chip.clock.nanos/1e6}ms pc=${core.PC.toString(16)} paused=${paused} waiting=${core.waiting}\n`), 1000);
+resetPace();
+schedule();

@@ -1,0 +1,89 @@
+"""The shipped firmware on the emulated RP2040: flashed by `bgboard flash`, answering on its
+USB serial port, scanning the sensors through its real pins, lighting the LEDs through its
+LED pin."""
+
+import json
+import os
+import subprocess
+
+from conftest import BIN, bgboard, hello, wait_until
+
+from bgboard.leds import led_places, role
+from bgcore import Position, Turn
+
+
+def test_bgboard_flash_deploys_the_whole_firmware_and_it_answers_hello(flashed, pico):
+    assert flashed.run.returncode == 0, flashed.run.stderr[-2000:]
+    assert "0 unchanged, 0 removed" in flashed.run.stdout  # an empty Pico: every file new
+    assert "main.py" in flashed.run.stderr and "drivers/rp2_sensors.mpy" in flashed.run.stderr
+    reply = hello(pico)
+    assert reply and reply["protocol"] == 1 and reply["seq"] == 0, pico.device_text[-2000:]
+    # bgboard itself, through pyserial, on the port.
+    run = bgboard("send", "hello", "--port", pico.port, timeout=120)
+    assert json.loads(run.stdout)["hello"] == "bgboard", run.stderr
+
+
+def test_mpremote_sees_a_raspberry_pi_pico_and_the_firmware_comes_back_after_reset(pico):
+    assert hello(pico)
+    run = subprocess.run([os.path.join(BIN, "mpremote"), "connect", pico.port, "exec",
+                          "import sys; print(sys.implementation._machine)"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.stdout.strip() == "Raspberry Pi Pico with RP2040", run.stdout + run.stderr
+    # mpremote leaves the board at its REPL; a reset (the watchdog's, on the chip) boots
+    # the firmware again.
+    subprocess.run([os.path.join(BIN, "mpremote"), "connect", pico.port, "reset"],
+                   check=True, capture_output=True, timeout=120)
+    assert wait_until(lambda: any(why == "reset" for _, why in pico.boots), 30)
+    assert hello(pico)
+
+
+def test_every_slot_is_read_through_its_own_bank_and_channel(pico):
+    # Each of the 128 slots gets a reading of its own; the board's dump must give each back
+    # at its slot: the mux and bank lines the driver sets pick the right sensor.
+    assert hello(pico)
+    with pico.lock:
+        pico.override = [300 + 29 * slot for slot in range(128)]
+    pico.sleep(100)
+    dump = pico.command({"cmd": "dump"})
+    assert dump["raw"] == pico.override
+
+
+def test_a_lifted_checker_lights_its_legal_destinations_on_the_led_pin(pico):
+    assert hello(pico)
+    pico.command({"cmd": "new", "kind": "money"})
+    start = Position.initial()
+    with pico.lock:
+        pico.table.set_position(start.mover, start.opponent)
+    state = wait_until(lambda: _playing(pico), 120, step=0)
+    assert state, pico.device_text[-2000:]
+    game = state["game"]
+    player, dice = game["player"], tuple(game["dice"])
+    turn = Turn(start, dice)
+    src = max(p for p in range(1, 26) if turn.destinations(p))
+    with pico.lock:
+        pico.table.lift(player, src)
+    pico.sleep(400)
+    want = {_white(player, p) for p in turn.destinations(src)}
+    places = led_places()
+    lit = pico.lit()
+    may_go = {places.where[i][1] for i, rgb in lit.items()
+              if places.where.get(i, ("",))[0] == "point" and role("%02x%02x%02x" % rgb) == "may go"}
+    origin = {places.where[i][1] for i, rgb in lit.items()
+              if places.where.get(i, ("",))[0] == "point" and role("%02x%02x%02x" % rgb) == "origin"}
+    assert may_go == want, (lit, turn.destinations(src))
+    assert origin == {_white(player, src)}
+
+
+def _playing(pico):
+    # Once the board has seen the starting position, the opening throw (a tie throws again).
+    state = pico.command({"cmd": "state"})
+    if state.get("phase") == "playing" and state["game"]["dice"]:
+        return state
+    if state.get("phase") == "opening":
+        pico.press("roll")
+    pico.sleep(300)
+    return None
+
+
+def _white(player, point):
+    return point if player == 0 else 25 - point
