@@ -2,6 +2,7 @@
 # serial protocol wired to whatever hardware is passed in (the Pico's drivers in main.py,
 # simulated hardware in the virtual board and the tests), and the loop that runs them.
 
+import gc
 import json
 from array import array
 
@@ -22,6 +23,7 @@ CALIBRATION = "calibration.json"
 JOURNAL_PAGE = 6  # events per reply to "journal": a reply line stays about 1 KB
 JOURNAL_BYTES = 32768  # the journal's budget on flash
 LEDS_MS = 100  # the lit LEDs go to the host at most this often (live views)
+MEM_MS = 1000  # the free heap is collected and sampled this often (the least: "mem")
 
 
 class Hardware:
@@ -62,6 +64,8 @@ class App:
         self._leds_at = hw.clock.ticks_ms()
         self._started = self._leds_at
         self._looked = False  # the board has been given a first sensed frame
+        self.least_free = _mem_free()
+        self._mem_at = self._leds_at
 
     def start(self):
         """Power-up: resume the match from the journal, say hello. Returns the events
@@ -139,8 +143,21 @@ class App:
             if pressed:
                 self.board.on_buttons(pressed)
             self.board.tick()
+            self._sample_memory()
             rest = SCAN_MS - clock.ticks_diff(clock.ticks_ms(), t0)
             await sleep_ms(rest if rest > 0 else 0)
+
+    def _sample_memory(self):
+        clock = self.hw.clock
+        now = clock.ticks_ms()
+        if clock.ticks_diff(now, self._mem_at) >= MEM_MS:
+            # After a collection: the heap the live data leave, not what garbage awaiting
+            # the next collection happens to hold.
+            self._mem_at = now
+            gc.collect()
+            free = _mem_free()
+            if free is not None and free < self.least_free:
+                self.least_free = free
 
     async def _serial_task(self, sleep_ms):
         while True:
@@ -192,6 +209,9 @@ class App:
             return self._calibrate(args.get("step", "empty"))
         elif cmd == "journal":
             return self._journal(args["since"])
+        elif cmd == "mem":
+            return {"free": _mem_free(), "least_free": self.least_free,
+                    "largest": _largest_block()}
         return {}
 
     def _new(self, args):
@@ -317,6 +337,29 @@ class App:
             except (ValueError, KeyError):
                 pass  # a broken file: uncalibrated, as new
         return None, [], None
+
+
+def _mem_free():
+    # MicroPython's free heap; None on CPython (the tests), which has no such figure.
+    mem_free = getattr(gc, "mem_free", None)
+    return mem_free() if mem_free is not None else None
+
+
+def _largest_block():
+    # The largest piece of heap one allocation can have now, to 16 bytes: halve the step
+    # after each try (a failing allocation collects first). Measured on request only.
+    if _mem_free() is None:
+        return None
+    gc.collect()
+    size = 0
+    step = 1 << 17
+    while step >= 16:
+        try:
+            bytearray(size + step)
+            size += step
+        except MemoryError:
+            step >>= 1
+    return size
 
 
 def _rules(options):

@@ -41,6 +41,7 @@ COMMANDS = {
     "ledtest": {},
     "calibrate": {"step": ("str", False)},
     "journal": {"since": ("int", True)},
+    "mem": {},
 }
 
 

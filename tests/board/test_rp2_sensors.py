@@ -6,6 +6,9 @@ import sys
 
 from board.layout import SLOTS, bar_slot, point_slot, slot_table, BLACK, WHITE
 from sensing_rig import hardware_file
+from code_emitters import lend
+
+lend()
 
 
 class _Wires:

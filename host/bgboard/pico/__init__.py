@@ -36,6 +36,7 @@ EMULATOR = os.path.join(HERE, "emulator.mjs")
 SHARED_PICO = os.path.join(os.path.dirname(ROOT), "shared", "pico")
 UF2_ENV = "BGBOARD_PICO_UF2"
 BOOTROM_ENV = "BGBOARD_PICO_BOOTROM"
+ELF_ENV = "BGBOARD_PICO_ELF"  # the uf2's ELF (default: beside it), for its symbols
 UF2_NAME = "micropython-1.28.0-rpi-pico.uf2"
 BOOTROM_NAME = "rp2040-bootrom-b1.bin"
 OWN_ID = "pico:"
@@ -125,6 +126,9 @@ class Emulator:
         spec = dict(pins.spec, inputs={str(k): v for k, v in levels.items()})
         self.cmd = [node_binary(), EMULATOR, "--uf2", uf2, "--bootrom", bootrom,
                     "--flash", image, "--pins", json.dumps(spec), "--speed", str(speed)]
+        elf = os.environ.get(ELF_ENV) or os.path.splitext(uf2)[0] + ".elf"
+        if os.path.isfile(elf):  # its symbols let the emulator skip busy waits
+            self.cmd += ["--elf", elf]
         self.proc = None
         self._write = threading.Lock()
         self.stderr = b""
@@ -209,6 +213,7 @@ class PicoBoard:
         self.override = None  # 128 readings by slot to give instead of the world's
         self.lock = threading.RLock()  # the world: scans read it, hands and sim lines move it
         self.led_frames = 0
+        self.led_at = 0.0  # emulated us of the last frame's first bit
         self.leds = bytes(3 * self.pins.led_count)  # the last frame, RGB per LED
         self.boots = []  # (emulated us, reason) of each start of the chip
         self.device_text = bytearray()  # what the device said that was not ours (kept short)
@@ -217,6 +222,7 @@ class PicoBoard:
         self.now_us = 0.0
         self.on_line = None  # called with each complete line the device sends (bytes)
         self.emulator = None
+        self.chips = 0  # emulators started: a power cut starts another
         self.port = None
         self._alarm = None  # threading.Event a sleeper waits on
         self._paused = False  # the emulator waits for G (an alarm fired)
@@ -250,6 +256,7 @@ class PicoBoard:
         return self.port
 
     def _spawn(self):
+        self.chips += 1
         self._gone.clear()
         self._paused = False
         self.emulator = Emulator(self.image, self.pins,
@@ -309,7 +316,8 @@ class PicoBoard:
         elif kind == "U":
             self._from_device(body)
         elif kind == "L":
-            self._led_frame(body)
+            self.led_at = struct.unpack_from("<d", body)[0]
+            self._led_frame(body[8:])
         elif kind == "T":
             self._paused = True
             alarm = self._alarm
@@ -504,19 +512,20 @@ class PicoBoard:
             self._next_id += 1
             key = "%s%d" % (OWN_ID, self._next_id)
         line = json.dumps(dict(cmd, id=key)).encode() + b"\n"
-        gone = self._gone.is_set()
+        chip = self.chips
         self._usb(line)
         self._resume()
+
+        def over():
+            return key in self._replies or self._gone.is_set() or self.chips != chip
+
         with self._reply_ready:
-            ok = self._reply_ready.wait_for(lambda: key in self._replies or self._gone.is_set(),
-                                            timeout)
+            self._reply_ready.wait_for(over, timeout)
             if key in self._replies:
                 return self._replies.pop(key)
-        if self._gone.is_set() or gone:
+        if self._gone.is_set() or self.chips != chip:
             raise PowerCut("the emulator stopped")
-        if not ok:
-            raise PicoError("no answer to %s in %.0f s" % (cmd.get("cmd"), timeout))
-        raise PowerCut("the emulator stopped")
+        raise PicoError("no answer to %s in %.0f s" % (cmd.get("cmd"), timeout))
 
     def sleep(self, ms):
         """Let ms of emulated time pass (the emulator stops again when they have)."""

@@ -2,10 +2,12 @@
 // pins wired to a simulated world that lives in the parent process (bgboard.pico, Python).
 //
 //   node emulator.mjs --uf2 FILE --bootrom FILE --flash FILE --pins JSON [--speed X]
+//       [--elf FILE] [--profile FILE]
 //
 // stdin/stdout carry frames: one type byte, a 4-byte little-endian length, the payload.
 // Every frame to the parent starts with the emulated time in microseconds (float64 LE).
-//   to the parent:  U usb bytes out   L led frame (GRB bytes)   S a scan starts: send A
+//   to the parent:  U usb bytes out   L led frame (float64: its first bit's time in us, then
+//                   the GRB bytes)   S a scan starts: send A
 //                   T an alarm fired (paused until G)   R the chip (re)started: reason
 //                   X a fatal error: text
 //   from the parent: U usb bytes in   A 128 readings (uint16, bank*16+channel order)
@@ -112,6 +114,11 @@ function persist(start, end) {
 
 const bootrom = new Uint32Array(fs.readFileSync(args.bootrom).buffer.slice(0, 16384));
 const romFunc = romFunctions(bootrom);
+// --elf FILE (the uf2's build with symbols, optional): MicroPython's mp_hal_delay_us is a
+// tight loop on the timer for waits up to 1 ms; with its address known, such a wait moves
+// the clock on by its length at once (the same emulated time, alarms fire in order) instead
+// of emulating every turn of the loop.
+const delayUs = args.elf ? elfSymbol(fs.readFileSync(args.elf), 'mp_hal_delay_us') : -1;
 let chip = null; // the RP2040 now running
 let core = null;
 let cdc = null;
@@ -119,6 +126,27 @@ let paused = false; // waiting for the parent (a scan's readings, or an alarm's 
 let frame = new Uint16Array(128); // the readings of the scan under way
 let alarmAt = Infinity; // us
 let stopped = false;
+
+function elfSymbol(elf, name) {
+  // ELF32 little-endian: the section headers, the symbol table, its string table.
+  const shoff = elf.readUInt32LE(0x20);
+  const shentsize = elf.readUInt16LE(0x2e);
+  const shnum = elf.readUInt16LE(0x30);
+  const section = (i) => shoff + i * shentsize;
+  for (let i = 0; i < shnum; i++) {
+    if (elf.readUInt32LE(section(i) + 4) !== 2) continue; // SHT_SYMTAB
+    const off = elf.readUInt32LE(section(i) + 0x10);
+    const size = elf.readUInt32LE(section(i) + 0x14);
+    const strtab = elf.readUInt32LE(section(elf.readUInt32LE(section(i) + 0x18)) + 0x10);
+    for (let at = off; at + 16 <= off + size; at += 16) {
+      const start = strtab + elf.readUInt32LE(at);
+      if (elf.toString('latin1', start, start + name.length + 1) === name + '\0') {
+        return elf.readUInt32LE(at + 4) & ~1;
+      }
+    }
+  }
+  fail(`${args.elf}: no symbol ${name}`);
+}
 
 function romFunctions(rom) {
   // The ROM's function table: 16-bit (code, address) pairs from the pointer at 0x14.
@@ -235,12 +263,18 @@ function decodeLeds(pin) {
   // WS2812: a bit is a high pulse, about 0.4 us for 0 and 0.8 us for 1; a low of 50 us or
   // more latches the frame.
   let roseAt = -1;
+  let firstAt = -1; // the frame's first rising edge (ns)
   let byte = 0;
   let nbits = 0;
   let bytes = [];
   const latch = chip.clock.createAlarm(() => {
-    if (bytes.length) send('L', Uint8Array.from(bytes));
+    if (bytes.length) {
+      const head = Buffer.alloc(8);
+      head.writeDoubleLE(firstAt / NS_PER_US, 0);
+      send('L', Buffer.concat([head, Uint8Array.from(bytes)]));
+    }
     bytes = [];
+    firstAt = -1;
     byte = 0;
     nbits = 0;
   });
@@ -248,6 +282,7 @@ function decodeLeds(pin) {
     const now = chip.clock.nanos;
     if (pin.outputValue) {
       roseAt = now;
+      if (firstAt < 0) firstAt = now;
       latch.cancel();
     } else if (roseAt >= 0) {
       byte = (byte << 1) | (now - roseAt > 600 ? 1 : 0);
@@ -329,6 +364,11 @@ function run() {
       } else {
         const pc = core.registers[15];
         if (pc === erase || pc === program) romFlash(pc === erase);
+        else if (pc === delayUs && core.registers[0] <= 1000) {
+          clock.tick(core.registers[0] * NS_PER_US);
+          core.PC = core.LR & ~1;
+          continue;
+        }
         if (profile && --profileCountdown === 0) {
           profileCountdown = PROFILE_EVERY;
           profile.set(pc, (profile.get(pc) || 0) + 1);

@@ -1,0 +1,135 @@
+"""`make bench`: the firmware on the emulated RP2040 (bgboard.pico), in emulated time at
+125 MHz (rp2040js models the cycles; a real Pico is not measured here). Prints one line per
+figure and a JSON line at the end.
+
+    .venv/bin/python tests/bench/bench_pico.py [--games N]
+
+Flash of the whole firmware onto an empty Pico (bgboard flash, real mpremote); boot to
+ready after a power cut; the pieces of the scan loop, LED frame, roll work (tests/bench/
+pico_timing.py run on the chip); lift to the first LED bit; free heap after boot and the
+least free and largest free block over N money games played by the simulated players."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "host"))
+
+from bgboard.pico import PicoBoard, PicoError  # noqa: E402
+from bgboard.pico.players import Players  # noqa: E402
+from bgcore import Position, Turn  # noqa: E402
+
+BIN = os.path.dirname(sys.executable)
+
+
+def ready(pico, timeout=120):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if pico.command({"cmd": "hello"}, timeout=5).get("hello"):
+                return True
+        except PicoError:
+            pass
+    raise SystemExit("the firmware did not answer hello")
+
+
+def main(games):
+    figures = {}
+    work = tempfile.mkdtemp(prefix="bgboard-bench-pico-")
+    pico = PicoBoard(os.path.join(work, "flash.img"), speed=0)
+    port = pico.start()
+    try:
+        t0, e0 = time.monotonic(), pico.now_us
+        run = subprocess.run([os.path.join(BIN, "bgboard"), "flash", "--port", port],
+                             capture_output=True, text=True)
+        if run.returncode:
+            raise SystemExit("flash failed: " + run.stderr[-1000:])
+        figures["flash_wall_s"] = round(time.monotonic() - t0, 1)
+        figures["flash_emulated_s"] = round((pico.now_us - e0) / 1e6, 2)
+        figures["flash_bytes"] = int(re.search(r"\((\d+) bytes\)", run.stdout).group(1))
+
+        ready(pico)
+        pico.device_text = bytearray()
+        pico.power_cut()  # boot to ready: from power on to the firmware's hello line
+        t0 = time.monotonic()
+        while b'"hello"' not in pico.device_text:
+            time.sleep(0.01)
+            if time.monotonic() - t0 > 120:
+                raise SystemExit("no hello after a power cut")
+        figures["boot_to_ready_ms"] = round(pico.now_us / 1000, 1)
+        figures["boot_to_ready_wall_s"] = round(time.monotonic() - t0, 1)
+
+        run = subprocess.run([os.path.join(BIN, "mpremote"), "connect", port, "run",
+                              os.path.join(ROOT, "tests", "bench", "pico_timing.py")],
+                             capture_output=True, text=True, timeout=600)
+        line = [ln for ln in run.stdout.splitlines() if ln.startswith("PICO-TIMING ")]
+        if not line:
+            raise SystemExit("pico_timing.py failed: " + run.stdout[-500:] + run.stderr[-500:])
+        figures.update(json.loads(line[0].split(" ", 1)[1]))
+        subprocess.run([os.path.join(BIN, "mpremote"), "connect", port, "reset"],
+                       capture_output=True, timeout=120)
+        ready(pico)
+        figures["lift_to_led_ms"] = lift_to_led(pico)
+        figures.update(match_memory(pico, games))
+    finally:
+        pico.stop()
+    for key, value in figures.items():
+        print("%-26s %s" % (key, value))
+    print(json.dumps(figures))
+
+
+def lift_to_led(pico):
+    """From the hand lifting a checker to the first bit of the LED frame showing where it
+    may go (this includes the sensing's 150 ms of stability, by design)."""
+    pico.command({"cmd": "new", "kind": "money"})
+    start = Position.initial()
+    with pico.lock:
+        pico.table.set_position(start.mover, start.opponent)
+    while True:
+        state = pico.command({"cmd": "state"})
+        if state.get("phase") == "playing" and state["game"]["dice"]:
+            break
+        if state.get("phase") == "opening":
+            pico.press("roll")
+        pico.sleep(300)
+    game = state["game"]
+    turn = Turn(start, tuple(game["dice"]))  # the starting position is the same for both
+    src = max(p for p in range(1, 26) if turn.destinations(p))
+    pico.sleep(500)
+    with pico.lock:
+        pico.table.lift(game["player"], src)
+        lifted = pico.now_us
+    frames = pico.led_frames
+    while pico.led_frames == frames or pico.led_at < lifted:
+        pico.sleep(5)
+    return round((pico.led_at - lifted) / 1000, 1)
+
+
+def match_memory(pico, games):
+    players = Players(pico, seed=3)
+    pico.on_line = lambda line: line.startswith(b'{"') and b'"ev"' in line and \
+        players.on_event(json.loads(line))
+    pico.command({"cmd": "new", "kind": "money"})
+    t0, e0 = time.monotonic(), pico.now_us
+    least_largest = None
+    while players.games < games:
+        players.step()
+        if players.steps % 25 == 0:
+            largest = pico.command({"cmd": "mem"})["largest"]
+            least_largest = largest if least_largest is None else min(least_largest, largest)
+    mem = pico.command({"cmd": "mem"})
+    return {"games": players.games, "plays": players.plays,
+            "mismatches": len(players.mismatches), "stuck": players.stuck,
+            "play_emulated_s": round((pico.now_us - e0) / 1e6, 1),
+            "play_wall_s": round(time.monotonic() - t0, 1),
+            "least_free": mem["least_free"], "least_largest_block": least_largest,
+            "memory_errors": pico.memory_errors}
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[sys.argv.index("--games") + 1]) if "--games" in sys.argv else 1)

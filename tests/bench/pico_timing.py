@@ -1,0 +1,47 @@
+# Run on the (emulated) Pico by tests/bench/bench_pico.py through mpremote: how long the
+# firmware's pieces take on an RP2040 at 125 MHz, on the flashed firmware itself.
+import gc
+import json
+import time
+from array import array
+
+from board.leds import LedMap, Renderer
+from board.sensing import Field, Sensing
+from bgcore import Position, Turn
+from drivers.rp2_leds import Rp2Leds
+from drivers.rp2_sensors import Rp2Sensors
+
+
+def us(fn, n=5):
+    best = None
+    for _ in range(n):
+        t = time.ticks_us()
+        fn()
+        d = time.ticks_diff(time.ticks_us(), t)
+        best = d if best is None or d < best else best
+    return best
+
+
+gc.collect()
+free_before = gc.mem_free()
+with open("pinmap.json") as f:
+    pinmap = json.load(f)
+raw = array("H", bytes(256))
+scanner = Rp2Sensors(pinmap)
+with open("field.json") as f:
+    field = Field.from_table(json.load(f))
+sensing = Sensing(time, field)
+leds = Rp2Leds(pinmap)
+renderer = Renderer(leds, LedMap(pinmap["leds"]), 64, 300)
+p = Position.initial()
+turn = Turn(p, (3, 1))
+out = {
+    "read_into_us": us(lambda: scanner.read_into(raw)),
+    "sensing_scan_us": us(lambda: sensing.scan(raw)),
+    "scan_us": us(lambda: (scanner.read_into(raw), sensing.scan(raw))),
+    "led_frame_us": us(lambda: leds.show(renderer.frame)),
+    "roll_us": us(lambda: Turn(p, (6, 6)).required),
+    "destinations_us": us(lambda: turn.destinations(8)),
+    "free_after_boot": free_before,
+}
+print("PICO-TIMING " + json.dumps(out))
