@@ -11,7 +11,8 @@ CORE_PATH := build/bytecode:build/testcode/core
 BOARD_PATH := $(CORE_PATH):build/testcode/board
 SOAK_PATH := $(BOARD_PATH):build/testcode/soak
 
-.PHONY: all sim run test pytest test-mpy mpy-cross typecheck bench bench-pico clean system-deps \
+.PHONY: all sim run test pytest test-mpy mpy-cross typecheck bench bench-pico test-pico-match \
+	clean system-deps \
 	bytecode testcode
 
 all: test
@@ -86,6 +87,11 @@ test-mpy: bytecode testcode
 	  tests/board/test_app.py@224K
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(SOAK_PATH) tests/soak/soak_games.py \
 	  tests/soak/soak_power.py
+
+# A whole match on the emulated Pico, logged and imported into gnubg: about 12 minutes, too
+# long for make test (the emulator runs the firmware about 5 times slower than a Pico).
+test-pico-match: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
+	$(BIN)/pytest -m slow tests/pico
 
 # Every firmware file must compile for the Pico (Cortex-M0+).
 mpy-cross: $(BIN)/.installed

@@ -13,6 +13,7 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "host"))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "host"))  # the gnubg helpers
 
 from bgboard.pico import PicoBoard  # noqa: E402
 

@@ -127,10 +127,16 @@ class Players:
         self.intended = (side, after)
         self.pico.act(self.pico.hands.play(side, self._scratch(turn), moves))
         self.pico.sleep(200)
-        now = self.state().get("game") or {}
+        st = self.state()
+        if _unfinished(st, side) and any(m[-1].dst == 0 for m in moves):
+            # A checker held off the board counts as borne off when the opponent acts.
+            self.press("roll")
+            st = self.state()
+        if st.get("phase") != "playing":
+            return  # the play ended the game
+        now = st.get("game") or {}
         white = after if side == 0 else after.swapped()
-        if "move" in now.get("allowed", ()) or now.get("position_id") is None or \
-                Position.from_id(now["position_id"]) != white:
+        if _unfinished(st, side) or Position.from_id(now["position_id"]) != white:
             self.stuck += 1
             self.restore(now)
 
@@ -142,6 +148,12 @@ class Players:
 
     def _required(self, game):
         return bool(Turn(_mover_view(game), tuple(game["dice"])).required)
+
+
+def _unfinished(state, side):
+    """The board still waits for `side` to play checkers."""
+    game = state.get("game") or {}
+    return game.get("player") == side and "move" in game.get("allowed", ())
 
 
 def _mover_view(game):
