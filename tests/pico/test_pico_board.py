@@ -87,3 +87,32 @@ def _playing(pico):
 
 def _white(player, point):
     return point if player == 0 else 25 - point
+
+
+def test_sim_lines_work_the_hands_and_buttons_and_never_reach_the_firmware(pico):
+    # What the browser view and `bgboard play` send: the hands' lines are answered by the
+    # emulated board's world; a press goes to the button's GPIO pin, and the firmware
+    # (no match on) refuses the throw on the line.
+    import serial
+
+    assert hello(pico)
+    with serial.Serial(pico.port, timeout=1) as port:
+        port.write(b'{"sim": "look"}\n{"sim": "lift", "side": 0, "at": 6}\n')
+        look = json.loads(_line(port, b'"live": "sim"'))
+        assert look["table"][0][0] == 15 and look["hand"] == [0, 0]
+        refused = json.loads(_line(port, b'"live": "sim"'))
+        assert "error" in refused  # no checker on White's 6 on an empty board
+        port.write(b'{"sim": "press", "button": "roll"}\n')
+        assert b"refused" in _line(port, b'"live": "refused"', seconds=60)
+    assert b'"sim"' not in pico.device_text  # the firmware saw none of them
+
+
+def _line(port, marker, seconds=30):
+    found = wait_until(lambda: _read_until(port, marker), seconds, step=0)
+    assert found, marker
+    return found
+
+
+def _read_until(port, marker):
+    line = port.readline()
+    return line if marker in line else None

@@ -567,24 +567,24 @@ class PicoBoard:
 
 
 class _Buttons:
-    # sim.control's buttons (press(mask)) on the emulated board's pins, pressed by a thread
-    # of their own so that the line is not held up.
+    # sim.control's buttons (press(mask)) on the emulated board's pins: held down for about
+    # 150 ms of emulated time at the board's pace (half a second of wall time when it runs
+    # unpaced, far past the firmware's 30 ms debounce at the emulator's speed), released by
+    # a timer so that the line is not held up.
     NAMES = {1: "roll", 2: "double", 4: "take", 8: "drop", 16: "undo_verify", 32: "menu"}
 
     def __init__(self, pico):
         self.pico = pico
 
     def press(self, mask):
+        pico = self.pico
+        hold = 0.15 / pico.speed if pico.speed else 0.5
         for bit, name in self.NAMES.items():
             if mask & bit:
-                threading.Thread(target=self._press, args=(name,), daemon=True).start()
-
-    def _press(self, name):
-        pin = self.pico.pins.buttons[name]
-        active = self.pico.pins.button_active[name]
-        self.pico.set_pin(pin, active)
-        threading.Timer(0.15 / max(self.pico.speed, 0.05) if self.pico.speed else 0.15,
-                        self.pico.set_pin, (pin, 1 - active)).start()
+                pin = pico.pins.buttons[name]
+                active = pico.pins.button_active[name]
+                pico.set_pin(pin, active)
+                threading.Timer(hold, pico.set_pin, (pin, 1 - active)).start()
 
 
 def _is_sim(line):
