@@ -196,7 +196,7 @@ def _pico_players(board, seed, length, games):
     from bgboard.pico.players import Players
 
     players = Players(board, seed=seed)
-    board.on_line = lambda line: _event(players, line)
+    board.on_line = players.on_line
     done = {}
 
     def play():
@@ -215,14 +215,6 @@ def _pico_players(board, seed, length, games):
     threading.Thread(target=play, name="pico-players", daemon=True).start()
     players.result = lambda: done or None
     return players
-
-
-def _event(players, line):
-    if line.startswith(b"{") and b'"ev"' in line:
-        try:
-            players.on_event(json.loads(line))
-        except ValueError:
-            pass
 
 
 def _interrupt(signum, frame):

@@ -112,8 +112,7 @@ def lift_to_led(pico):
 
 def match_memory(pico, games):
     players = Players(pico, seed=3)
-    pico.on_line = lambda line: line.startswith(b'{"') and b'"ev"' in line and \
-        players.on_event(json.loads(line))
+    pico.on_line = players.on_line
     pico.command({"cmd": "new", "kind": "money"})
     t0, e0 = time.monotonic(), pico.now_us
     least_largest = None

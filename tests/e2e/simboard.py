@@ -49,7 +49,7 @@ def compile_firmware(dest):
 def bytecode(tmp_path_factory):
     """The fixture: the firmware compiled once per test session (MicroPython required)."""
     if not os.path.exists(MPY):
-        pytest.skip("the MicroPython unix port is not installed (make venv)")
+        pytest.fail("the MicroPython unix port is not installed (make venv)")
     return compile_firmware(str(tmp_path_factory.mktemp("bytecode")))
 
 

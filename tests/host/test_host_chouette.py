@@ -12,7 +12,7 @@ import pytest
 from chouettegen import Odds, play_chouette
 from fakeboard import FakeBoard, PtyBoard
 from test_host_cli import no_port_env, one_line_error, run  # noqa: F401 (a fixture)
-from test_host_gnubg import GNUBG, run_gnubg, troubles
+from test_host_gnubg import run_gnubg, troubles
 
 from bgboard.events import build_matches
 from bgboard.matfile import mat_text
@@ -21,8 +21,6 @@ from bgcore import Rules
 
 SCORE = re.compile(r"The score \(after (\d+) games?\) is: (.+?) (\d+), (.+?) (\d+) \(money")
 
-needs_gnubg = pytest.mark.skipif(not __import__("os").path.exists(GNUBG),
-                                 reason="GNU Backgammon is not installed (make system-deps)")
 
 
 def cases():
@@ -78,7 +76,6 @@ def test_a_chouette_journal_groups_into_games_between_box_and_captain(chouettes)
         assert what in seen, "the corpus has no %r" % (what,)
 
 
-@needs_gnubg
 def test_chouette_mat_and_sgf_files_import_into_gnubg_with_the_journals_score(chouettes,
                                                                            tmp_path):
     jobs = []

@@ -3,7 +3,6 @@ simulated players play, and started again on the same flash image. Every restart
 back at the last committed event: the board's journal holds every event the line carried
 before the cut, unchanged, and its hello names it."""
 
-import json
 import random
 import threading
 
@@ -21,10 +20,9 @@ def test_every_restart_resumes_at_the_last_committed_event(pico):
     seen = {}  # seq -> event, as the line carried them
 
     def on_line(line):
-        if line.startswith(b"{") and b'"ev"' in line:
-            ev = json.loads(line)
+        ev = players.on_line(line)
+        if ev is not None:
             seen[ev["seq"]] = ev
-            players.on_event(ev)
 
     pico.on_line = on_line
     pico.command({"cmd": "new", "kind": "money"})

@@ -10,12 +10,10 @@ import sys
 import threading
 import tty
 
-import pytest
 
 from bgboard.events import build_matches
 
 BIN = os.path.dirname(sys.executable)
-GNUBG = "/usr/games/gnubg"
 
 
 def test_sim_prints_its_port_first_serves_mpremote_and_stops_on_ctrl_c(tmp_path):
@@ -43,7 +41,6 @@ def test_sim_prints_its_port_first_serves_mpremote_and_stops_on_ctrl_c(tmp_path)
     assert not os.path.exists(port)  # the PTY is gone with it
 
 
-@pytest.mark.skipif(not os.path.exists(GNUBG), reason="GNU Backgammon is not installed")
 def test_autoplay_plays_and_logs_a_match_that_gnubg_imports(tmp_path):
     from test_host_gnubg import final_score, run_gnubg, troubles
 

@@ -28,9 +28,9 @@ BGBOARD = os.path.join(os.path.dirname(sys.executable), "bgboard")
 # open, which would break tests elsewhere that run a loop of their own.
 @pytest.fixture(scope="module")
 def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Chromium is not installed (make system-deps)")
-    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):  # a missing tool fails the run
+        pytest.fail("Chromium is not installed (make system-deps)")
+    from playwright import sync_api
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b

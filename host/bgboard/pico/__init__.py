@@ -81,20 +81,19 @@ def _world_modules():
     return World, Hands, Rng, slot_table
 
 
-class EmulatedClock:
-    """board.hw.Clock on the emulator's time (the sensor model's drift follows it)."""
+def _emulated_clock():
+    from sim.sensor_model import PERIOD, SimClock
 
-    PERIOD = 1 << 30
+    class EmulatedClock(SimClock):
+        """sim.sensor_model.SimClock on the emulator's time (the model's drift follows
+        it)."""
 
-    def __init__(self):
-        self.us = 0.0
+        us = 0.0
 
-    def ticks_ms(self):
-        return int(self.us // 1000) % self.PERIOD
+        def ticks_ms(self):
+            return int(self.us // 1000) % PERIOD
 
-    def ticks_diff(self, a, b):
-        d = (a - b) & (self.PERIOD - 1)
-        return d - self.PERIOD if d >= self.PERIOD >> 1 else d
+    return EmulatedClock()
 
 
 class Pins:
@@ -110,7 +109,9 @@ class Pins:
                      "enable": enable["pin"], "enableActive": enable.get("active", 0),
                      "adc": gpio["adc"]["pin"], "led": gpio["led_data"]["pin"]}
         self.led_count = pinmap["leds"]["count"]
-        self.led_order = pinmap["leds"].get("order", "GRB")
+        order = pinmap["leds"].get("order", "GRB")
+        self.led_rgb = (order.index("R"), order.index("G"), order.index("B"))
+        self.sensors = pinmap["sensors"]
 
     def idle_levels(self, external_supply=False):
         levels = {pin: 1 - self.button_active[name] for name, pin in self.buttons.items()}
@@ -201,15 +202,17 @@ class PicoBoard:
         self.speed = speed
         self.external_supply = external_supply
         World, Hands, Rng, slot_table = _world_modules()
-        self.clock = EmulatedClock()
+        self.clock = _emulated_clock()
         self.world = World(seed, noise)
         self.world.model._clock = self.clock
         self.table = self.world.table
         self.hands = Hands(self.table, Rng(seed * 7 + 2), clumsy)
         self._order = [0] * 128  # scan index (bank * 16 + channel) -> slot
-        for slot, (bank, ch) in enumerate(slot_table(json.load(open(
-                pinmap or os.path.join(HARDWARE_DIR, "pinmap.json")))["sensors"])):
+        for slot, (bank, ch) in enumerate(slot_table(self.pins.sensors)):
             self._order[bank * 16 + ch] = slot
+        from sim.control import SimControl  # the virtual board's own handling of sim lines
+
+        self._sim_control = SimControl(self.table, _Buttons(self), self._send_line)
         self.override = None  # 128 readings by slot to give instead of the world's
         self.lock = threading.RLock()  # the world: scans read it, hands and sim lines move it
         self.led_frames = 0
@@ -349,10 +352,9 @@ class PicoBoard:
             return struct.pack("<128H", *(values[order[i]] for i in range(128)))
 
     def _led_frame(self, grb):
-        order = self.pins.led_order
         n = min(len(grb) // 3, self.pins.led_count)
         rgb = bytearray(3 * self.pins.led_count)
-        ri, gi, bi = order.index("R"), order.index("G"), order.index("B")
+        ri, gi, bi = self.pins.led_rgb
         for i in range(n):
             rgb[3 * i] = grb[3 * i + ri]
             rgb[3 * i + 1] = grb[3 * i + gi]
@@ -444,6 +446,8 @@ class PicoBoard:
                 raise  # a shutdown closes the PTY under this thread; anything else is a bug
 
     def _pump_host(self):
+        from sim.control import is_sim
+
         while not self._stopping:
             try:
                 ready, _, _ = select.select([self._master], [], [], HOLD_S)
@@ -476,7 +480,7 @@ class PicoBoard:
                         line = bytes(self._host_line)
                         self._host_line = bytearray()
                         self._host_held = False
-                        if _is_sim(line):
+                        if is_sim(line):
                             self._sim_line(line)
                         else:
                             out += line
@@ -497,11 +501,8 @@ class PicoBoard:
     # --- sim lines: the hands and buttons, worked by the host ----------------------------------
 
     def _sim_line(self, line):
-        from sim.control import SimControl  # the virtual board's own handling of the lines
-
-        control = SimControl(self.table, _Buttons(self), self._send_line)
         with self.lock:
-            control.handle(line)
+            self._sim_control.handle(line)
 
     # --- for the players: commands, buttons, time -------------------------------------------------
 
@@ -586,6 +587,3 @@ class _Buttons:
                 pico.set_pin(pin, active)
                 threading.Timer(hold, pico.set_pin, (pin, 1 - active)).start()
 
-
-def _is_sim(line):
-    return b'"sim"' in line and b'"cmd"' not in line

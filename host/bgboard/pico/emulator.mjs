@@ -190,7 +190,6 @@ function wireUsb() {
   pendingRead = null;
   cdc.onSerialData = (buf) => send('U', buf);
   cdc.onDeviceConnected = () => {
-    if (process.env.EMU_DEBUG) process.stderr.write("usb connected\n");
     // MicroPython sends buffered output only after SOFs (rp2040js raises them as a host).
     const sof = chip.clock.createAlarm(() => {
       usb.intRaw |= INTR_DEV_SOF;
@@ -418,7 +417,6 @@ function romFlash(isErase) {
     }
     persist(offset, offset + count);
   }
-  if (process.env.EMU_DEBUG) process.stderr.write(`flash ${isErase ? "erase" : "program"} ${offset.toString(16)} ${r[isErase ? 1 : 2]}\n`);
   core.PC = core.LR & ~1;
 }
 
@@ -433,6 +431,5 @@ function stop() {
 }
 
 boot("power on");
-if (process.env.EMU_DEBUG) setInterval(() => process.stderr.write(`t=${chip.clock.nanos/1e6}ms pc=${core.PC.toString(16)} paused=${paused} waiting=${core.waiting}\n`), 1000);
 resetPace();
 schedule();

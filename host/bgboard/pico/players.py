@@ -5,6 +5,8 @@ take and drop at random. Every play the board commits is checked against what th
 did (sim/autoplay.py is the same for the virtual board, where the players may look inside
 the firmware; here they cannot)."""
 
+import json
+
 from bgcore import Position, Turn
 
 PASS_MS = 2000  # board.controller: a roll with no legal play passes after this long
@@ -30,6 +32,18 @@ class Players:
         self.steps = 0
 
     # --- what the board commits --------------------------------------------------------------
+
+    def on_line(self, line):
+        """A line from the board (PicoBoard.on_line): its events, as they are committed.
+        Returns the event, or None."""
+        if not (line.startswith(b"{") and b'"ev"' in line):
+            return None
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            return None
+        self.on_event(msg)
+        return msg
 
     def on_event(self, msg):
         ev = msg.get("ev")
