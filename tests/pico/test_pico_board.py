@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 
-from conftest import BIN, bgboard, hello, wait_until
+from picosupport import BIN, bgboard, hello, wait_until
 
 from bgboard.leds import led_places, role
 from bgcore import Position, Turn

@@ -7,7 +7,7 @@ import os
 import shutil
 
 import pytest
-from conftest import bgboard
+from picosupport import bgboard
 
 from bgboard.events import build_matches
 

@@ -6,7 +6,7 @@ before the cut, unchanged, and its hello names it."""
 import random
 import threading
 
-from conftest import hello
+from picosupport import hello
 
 from bgboard.pico import PowerCut
 from bgboard.pico.players import Players

@@ -37,6 +37,7 @@ SHARED_PICO = os.path.join(os.path.dirname(ROOT), "shared", "pico")
 UF2_ENV = "BGBOARD_PICO_UF2"
 BOOTROM_ENV = "BGBOARD_PICO_BOOTROM"
 ELF_ENV = "BGBOARD_PICO_ELF"  # the uf2's ELF (default: beside it), for its symbols
+PROFILE_ENV = "BGBOARD_PICO_PROFILE"  # a file: where emulated time went (emulator.mjs)
 UF2_NAME = "micropython-1.28.0-rpi-pico.uf2"
 BOOTROM_NAME = "rp2040-bootrom-b1.bin"
 OWN_ID = "pico:"
@@ -130,6 +131,8 @@ class Emulator:
         elf = os.environ.get(ELF_ENV) or os.path.splitext(uf2)[0] + ".elf"
         if os.path.isfile(elf):  # its symbols let the emulator skip busy waits
             self.cmd += ["--elf", elf]
+        if os.environ.get(PROFILE_ENV):
+            self.cmd += ["--profile", os.path.abspath(os.environ[PROFILE_ENV])]
         self.proc = None
         self._write = threading.Lock()
         self.stderr = b""
@@ -155,11 +158,13 @@ class Emulator:
             body = out.read(n)
             if len(body) < n:
                 break
-            self.on_frame(chr(head[0]), struct.unpack_from("<d", body)[0], body[8:])
-        self.on_frame("", None, b"")  # the process is gone
+            self.on_frame(self, chr(head[0]), struct.unpack_from("<d", body)[0], body[8:])
+        self.on_frame(self, "", None, b"")  # the process is gone
 
     def send(self, kind, payload=b""):
         with self._write:
+            if self.proc is None:
+                return  # not started: nothing to tell
             try:
                 self.proc.stdin.write(kind.encode() + struct.pack("<I", len(payload)) + payload)
                 self.proc.stdin.flush()
@@ -259,13 +264,17 @@ class PicoBoard:
         return self.port
 
     def _spawn(self):
-        self.chips += 1
+        # Started before it is published: other threads (players, the line) send to
+        # self.emulator at any moment, a power cut included.
+        emulator = Emulator(self.image, self.pins, self.pins.idle_levels(self.external_supply),
+                            self.speed, self.uf2, self.bootrom, self._on_frame)
         self._gone.clear()
         self._paused = False
-        self.emulator = Emulator(self.image, self.pins,
-                                 self.pins.idle_levels(self.external_supply), self.speed,
-                                 self.uf2, self.bootrom, self._on_frame)
-        self.emulator.start()
+        emulator.start()
+        self.emulator = emulator
+        with self._reply_ready:  # a command sent to the old chip is answered by no one
+            self.chips += 1
+            self._reply_ready.notify_all()
 
     def power_cut(self):
         """Stop the emulator dead and start it again on its flash image (what a Pico's
@@ -310,12 +319,12 @@ class PicoBoard:
 
     # --- frames from the emulator -------------------------------------------------------------
 
-    def _on_frame(self, kind, us, body):
+    def _on_frame(self, emulator, kind, us, body):
         if us is not None:
             self.now_us = us
             self.clock.us = us
-        if kind == "S":
-            self.emulator.send("A", self._readings())
+        if kind == "S":  # answered to the chip that asked (it may not be published yet)
+            emulator.send("A", self._readings())
         elif kind == "U":
             self._from_device(body)
         elif kind == "L":
