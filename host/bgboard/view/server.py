@@ -23,6 +23,7 @@ To a page: {"type": "view", ...} (BoardModel.snapshot) and {"type": "notice", "t
 """
 
 import asyncio
+import ipaddress
 import json
 import os
 import queue
@@ -266,8 +267,36 @@ class Hub:
         self.worker.raw_wanted = sum(1 for c in self.clients if c.raw)
 
 
-def make_app(worker, hub):
+def host_allowed(host_header, served_host):
+    """Whether a request's Host (or an Origin's host) names this server: an IP address (a
+    name another site could point at us by DNS rebinding is not one), localhost, or the
+    name it was started for (--host)."""
+    if not host_header:
+        return False
+    name = host_header.strip().lower()
+    if name.startswith("["):  # [v6]:port
+        name = name[1:].split("]", 1)[0]
+    elif name.count(":") == 1:
+        name = name.rsplit(":", 1)[0]
+    if name in ("localhost", served_host.lower()):
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def make_app(worker, hub, served_host="127.0.0.1"):
     from aiohttp import WSMsgType, web
+
+    @web.middleware
+    async def own_hosts_only(request, handler):
+        # DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends
+        # Host: evil.example (and Origin: its own, which matches that Host).
+        if not host_allowed(request.host, served_host):
+            raise web.HTTPForbidden(text="the view answers its own host names only")
+        return await handler(request)
 
     async def index(request):
         return web.FileResponse(os.path.join(STATIC, "index.html"),
@@ -315,7 +344,7 @@ def make_app(worker, hub):
             pump.cancel()
         return ws
 
-    app = web.Application()
+    app = web.Application(middlewares=[own_hosts_only])
     app.router.add_get("/", index)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/board.svg", board_svg)
@@ -384,7 +413,8 @@ async def _main(port_path, http_host, http_port, on_ready, names, opener):
 
     worker = BoardWorker(port_path, model, publish, opener)
     hub = Hub(worker)
-    runner = web.AppRunner(make_app(worker, hub), access_log=None, handle_signals=False)
+    runner = web.AppRunner(make_app(worker, hub, http_host), access_log=None,
+                           handle_signals=False)
     await runner.setup()
     site = web.TCPSite(runner, http_host, http_port, shutdown_timeout=2.0)
     try:
