@@ -37,7 +37,9 @@ class SimControl:
     def handle(self, line):
         try:
             self._do(json.loads(line))
-        except (ValueError, TypeError, KeyError) as e:
+        # MemoryError, RuntimeError: a hostile line (JSON nested hundreds deep) is refused
+        # like any bad one, never the end of the board.
+        except (ValueError, TypeError, KeyError, MemoryError, RuntimeError) as e:
             self.send({"live": "sim", "error": str(e) or "malformed sim line"})
             return
         t = self.table

@@ -146,7 +146,7 @@ def friendly_repl(session):
             if c == 13 or c == 10:
                 out("\r\n")
                 if line:
-                    _friendly_line(bytes(line).decode(), session)
+                    _friendly_line(bytes(line), session)
                 break
             if c in (8, 127):
                 if line:
@@ -157,8 +157,9 @@ def friendly_repl(session):
             _stdout.write(bytes((c,)))
 
 
-def _friendly_line(text, session):
+def _friendly_line(line, session):
     try:
+        text = line.decode()  # invalid UTF-8: a traceback like any error, the REPL goes on
         try:
             value = eval(text, session)
         except SyntaxError:

@@ -3,6 +3,7 @@ send, calibrate. Errors are one line on stderr: exit status 2 for bad input (inc
 command the board refuses), 1 when the board cannot be reached or the link fails."""
 
 import json
+import os
 import sys
 import time
 
@@ -62,8 +63,28 @@ def choose_port(port):
 
 def port_option(f):
     return click.option("--port", "-p", envvar="BGBOARD_PORT", metavar="PORT",
+                        callback=lambda c, p, v: _port_url(v),
                         help="Serial port, PTY or socket://host:port URL; default: the one "
                              "board found (USB vendor ID 2E8A), or $BGBOARD_PORT.")(f)
+
+
+def _named_port_exists(port):
+    # For the commands that wait for a board (log, monitor): a port named but absent at the
+    # start is a typo more often than a board about to be plugged in; they reconnect only
+    # once they have had it.
+    if port and "://" not in port and not os.path.exists(port):
+        raise click.BadParameter("%s does not exist: is the board plugged in? (`bgboard "
+                                 "ports` lists the ports)" % port, param_hint="--port")
+
+
+def _port_url(value):
+    # A socket:// URL pyserial cannot parse gets a reason of its own, not pyserial's.
+    if value and value.startswith("socket://"):
+        host, _, port = value[len("socket://"):].partition("/")[0].rpartition(":")
+        if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+            raise click.BadParameter("%s: a socket URL is socket://HOST:PORT, the port "
+                                     "1-65535" % value)
+    return value
 
 
 def names_options(f):
@@ -475,7 +496,11 @@ def export(journal, fmt, output, which, white, black):
     if output:
         from bgboard.recorder import write_atomic
 
-        write_atomic(output, text)
+        try:
+            write_atomic(output, text)
+        except OSError as e:
+            raise click.BadParameter("cannot write %s: %s" % (output, e.strerror or e),
+                                     param_hint="--output") from None
     else:
         click.echo(text, nl=False)
 
@@ -497,6 +522,7 @@ def log(out_dir, port, white, black, quiet):
     from bgboard.monitor import View
     from bgboard.recorder import Recorder
 
+    _named_port_exists(port)
     names = (_check_name(white, "--white"), _check_name(black, "--black"))
     view = View(names)
     try:
@@ -550,6 +576,7 @@ def monitor(port, white, black, once, keep):
     problems, redrawn as events arrive. Ctrl-C to quit."""
     from bgboard.monitor import View
 
+    _named_port_exists(port)
     names = (_check_name(white, "--white"), _check_name(black, "--black"))
     view = View(names, keep=keep)
     changed = {"yes": True}

@@ -27,7 +27,11 @@ def main(argv=None):
     try:
         cli.main(args=argv, prog_name="bgboard", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as e:
-        click.echo(e.ctx.get_help() if e.ctx else str(e))
+        if e.ctx is not None and e.ctx.parent is not None:  # `bgboard send`: which command?
+            click.echo("bgboard: %s needs a command (%s --help lists them)"
+                       % (e.ctx.info_name, e.ctx.command_path), err=True)
+            sys.exit(2)
+        click.echo(e.ctx.get_help() if e.ctx else str(e))  # bare `bgboard`: its help
         sys.exit(0)
     except click.ClickException as e:
         click.echo("bgboard: %s" % e.format_message(), err=True)

@@ -27,6 +27,11 @@ def rules():
 def plays(pid, dice, as_json):
     """List the distinct legal plays as resulting Position IDs (mover still on roll)."""
     position = _position(pid)
+    if not sum(position.mover[1:]) or not sum(position.opponent[1:]):  # [0]: borne off
+        # A side with every checker off: the game ended there, no one moves (an empty
+        # board cannot even arise).
+        raise click.UsageError("position %s: the game is over (a side has no checkers "
+                               "left), so there is nothing to play" % pid)
     try:
         found = plays_with_steps(position, dice)
     except ValueError as e:

@@ -114,12 +114,21 @@ def test_export_mat_and_sgf_to_stdout_and_to_a_file(capsys, journal, tmp_path):
     (["send", "new", "money", "--raccoons", "--port", "PORT"], "raccoons"),
     (["send", "new", "money", "--cube-cap", "3", "--port", "PORT"], "cube_cap"),
     (["send", "fly", "--port", "PORT"], "fly"),
+    (["send"], "send needs a command"),
+    (["send", "hello", "--port", "socket://nohost:99999"], "the port 1-65535"),
+    (["monitor", "--port", "/nonexistent"], "/nonexistent does not exist"),
+    (["log", "--out", "OUT", "--port", "/nonexistent"], "/nonexistent does not exist"),
+    (["export", "JOURNAL", "--format", "mat", "--match", "1", "-o", "/proc/nope"],
+     "cannot write /proc/nope"),
+    (["sim", "--heap", "banana"], "not a heap size"),
+    (["rules", "plays", "--position-id", "AAAAAAAAAAAAAA", "--dice", "3", "1"], "game is over"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, journal, tmp_path, args, words):
     path, _ = journal
     empty = tmp_path / "empty.jsonl"
     empty.write_text("not json\n")
-    subst = {"JOURNAL": str(path), "EMPTY": str(empty), "PORT": "/dev/ttyACM-bgboard-none"}
+    subst = {"JOURNAL": str(path), "EMPTY": str(empty), "PORT": "/dev/ttyACM-bgboard-none",
+             "OUT": str(tmp_path / "log")}
     code, out, err = run(capsys, *[subst.get(a, a) for a in args])
     one_line_error(err, code, 2)
     assert words in err

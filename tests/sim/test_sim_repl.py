@@ -118,3 +118,22 @@ def test_the_virtual_board_is_set_up_by_simulated_hands_over_the_line(board):
         assert len(tables) == 60
         assert tables[-1]["table"][1][:9] == [0, 0, 0, 0, 0, 0, 5, 0, 3]
         assert tables[-1]["hand"] == [0, 0]
+
+
+def test_hostile_input_is_answered_and_the_virtual_board_goes_on(board):
+    """A sim line nested 600 deep gets an error reply; invalid UTF-8 typed at the REPL gets
+    a traceback and the REPL goes on, as on a Pico (neither may end the board)."""
+    deep = b'{"sim": ' + b"[" * 600 + b"]" * 600 + b"}\n"
+    with serial.serial_for_url(board.port, 115200, timeout=0.2, exclusive=True) as ser:
+        ser.write(deep)
+        reply = read_lines_until(ser, lambda m: m.get("live") == "sim")[-1]
+        assert reply.get("error"), reply
+        ser.write(b'{"cmd": "hello"}\n')
+        read_lines_until(ser, lambda m: m.get("hello") == "bgboard")
+        ser.write(b"\x03")
+        read_until(ser, b">>> ")
+        ser.write(b"\xff\xfe\xc3(\r")
+        assert b"UnicodeError" in read_until(ser, b">>> ")
+        ser.write(b"print(6 * 7)\r")
+        assert b"42" in read_until(ser, b">>> ")
+    assert board.alive()
