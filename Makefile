@@ -69,8 +69,10 @@ run: $(BIN)/.installed
 
 test: hardware pytest test-mpy mpy-cross typecheck
 
+# Two workers (pytest-xdist): the emulated Pico's tests on one, the rest shared.
+PYTEST_WORKERS ?= 2
 pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 # The tests that run on both interpreters, again on the real MicroPython unix port with a
 # device-sized heap: the core's (tests/core, 192K like a Pico) and the board logic's
@@ -88,8 +90,8 @@ test-mpy: bytecode testcode
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(SOAK_PATH) tests/soak/soak_games.py \
 	  tests/soak/soak_power.py
 
-# A whole match on the emulated Pico, logged and imported into gnubg: about 12 minutes, too
-# long for make test (the emulator runs the firmware about 5 times slower than a Pico).
+# A whole match on the emulated Pico, logged and imported into gnubg: some 20 minutes, too
+# long for make test (the emulator runs the firmware 3-4 times slower than a Pico).
 test-pico-match: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 	$(BIN)/pytest -m slow tests/pico
 

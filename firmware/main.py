@@ -8,6 +8,16 @@ import gc
 import json
 import sys
 
+# The oldest MicroPython the firmware runs on: asyncio as it ships since 1.21.
+MICROPYTHON_MIN = (1, 21)
+
+
+def _check_version():
+    have = tuple(sys.implementation.version[:2])
+    if sys.implementation.name == "micropython" and have < MICROPYTHON_MIN:
+        raise SystemExit("bgboard needs MicroPython %d.%d or later; this board has %d.%d: "
+                         "put a newer MicroPython on it" % (MICROPYTHON_MIN + have))
+
 
 def _load(name):
     try:
@@ -18,6 +28,7 @@ def _load(name):
 
 
 def main():
+    _check_version()
     pinmap = _load("pinmap.json")
     if pinmap is None:
         raise SystemExit("pinmap.json is missing: flash the firmware with bgboard flash")
@@ -42,6 +53,7 @@ def pico(pinmap):
     from drivers.rp2_buttons import Rp2Buttons
     from drivers.rp2_leds import Rp2Leds
     from drivers.rp2_sensors import Rp2Sensors
+    from drivers.rp2_supply import Rp2Supply
     from drivers.usb_link import UsbLink
 
     # The big buffers first, before anything fragments the heap.
@@ -53,7 +65,7 @@ def pico(pinmap):
     field = Field.from_table(table) if table else None
     del table
     hw = Hardware(scanner, time, random, FlashStorage("/"), UsbLink(), leds, buttons,
-                  {"leds": pinmap["leds"]}, field)
+                  {"leds": pinmap["leds"]}, field, Rp2Supply(pinmap))
     del pinmap  # the drivers have taken what they need
     gc.collect()
     app = App(hw, raw)

@@ -29,10 +29,12 @@ MEM_MS = 1000  # the free heap is collected and sampled this often (the least: "
 class Hardware:
     """What the application needs, gathered: scanner (board.hw.Scanner), clock, rng,
     storage (board.storage.FlashStorage), link (board.hw.SerialLink), leds (board.hw.Leds),
-    buttons (board.hw.Buttons), pinmap (hardware/pinmap.json as loaded) and field
-    (board.sensing.Field, or None for the default)."""
+    buttons (board.hw.Buttons), pinmap (hardware/pinmap.json as loaded), field
+    (board.sensing.Field, or None for the default) and supply (board.hw.Supply, or None: a
+    board on USB power only)."""
 
-    def __init__(self, scanner, clock, rng, storage, link, leds, buttons, pinmap, field=None):
+    def __init__(self, scanner, clock, rng, storage, link, leds, buttons, pinmap, field=None,
+                 supply=None):
         self.scanner = scanner
         self.clock = clock
         self.rng = rng
@@ -42,6 +44,7 @@ class Hardware:
         self.buttons = buttons
         self.pinmap = pinmap
         self.field = field
+        self.supply = supply
 
 
 class App:
@@ -50,13 +53,16 @@ class App:
         the journal's budget on flash (board.journal.Journal's max_bytes)."""
         self.hw = hw
         self.raw = buffer
+        self._left = bytearray(len(buffer))  # the slots a watching scanner found moved
         self.offsets, self.faulty, self.gains = self._load_calibration()
         self._new_sensing()
         self.sensed = Sensed()
         self.journal = Journal(hw.storage, max_bytes=journal_bytes)
         leds = hw.pinmap["leds"]
-        cap = leds["current"]["cap_ma_usb"]
-        self.renderer = Renderer(hw.leds, LedMap(leds), leds["brightness_default"], cap)
+        self._caps = (leds["current"]["cap_ma_usb"], leds["current"]["cap_ma_external"])
+        self.renderer = Renderer(hw.leds, LedMap(leds), leds["brightness_default"],
+                                 self._caps[0])
+        self._follow_supply()
         self.protocol = Protocol(hw.link, self.command, FIRMWARE, self.info)
         self.board = Board(hw.clock, hw.rng, self.journal, self.renderer, self.protocol.send)
         self.pending_calibration = None
@@ -84,8 +90,9 @@ class App:
         """Read the sensors once; tell the board what changed (and, once, what it sees
         after the first stable_ms: an empty board changes nothing, yet the board must know
         it, to ask for the checkers)."""
-        self.hw.scanner.read_into(self.raw)
-        if self.sensing.scan(self.raw) or self._first_look():
+        n = self.hw.scanner.read_into(self.raw)
+        left = self._left if self._watching else None
+        if self.sensing.scan(self.raw, left, n) or self._first_look():
             self.sensed.read(self.sensing.frame)
             self.board.on_sensed(self.sensed)
 
@@ -104,7 +111,14 @@ class App:
         if pressed:
             self.board.on_buttons(pressed)
         self.board.tick()
+        self._follow_supply()
         self._report_leds()
+
+    def _follow_supply(self):
+        # The LEDs' current cap follows the supply (GP22 on the Pico): the board's own 5 V
+        # supply allows far more than USB. A changed cap applies from the next frame.
+        supply = self.hw.supply
+        self.renderer.cap_ma = self._caps[1 if supply is not None and supply.external() else 0]
 
     def _report_leds(self):
         # {"live": "leds", "lit": {"rrggbb": [chain index, ...]}}: grouped by colour, so that
@@ -128,8 +142,9 @@ class App:
 
     async def run(self):
         """The loop on the device, as asyncio tasks: scanning (sensors, buttons, time)
-        every SCAN_MS; the serial line every SERIAL_MS; the LEDs, sent when a frame is
-        pending. Each await lets USB and the REPL's Ctrl-C through."""
+        every SCAN_MS, a frame the scan changed sent at once; the serial line every
+        SERIAL_MS; the LEDs a command or timer changed, every LED_MS. Each await lets USB
+        and the REPL's Ctrl-C through."""
         import asyncio
         sleep_ms = getattr(asyncio, "sleep_ms", None) or (lambda ms: asyncio.sleep(ms / 1000))
         self.renderer.deferred = True
@@ -143,6 +158,10 @@ class App:
             if pressed:
                 self.board.on_buttons(pressed)
             self.board.tick()
+            self._follow_supply()
+            # What this scan changed (a lift's destinations) goes out now, not at the LED
+            # task's next turn: about 10 ms sooner.
+            self.renderer.flush()
             self._sample_memory()
             rest = SCAN_MS - clock.ticks_diff(clock.ticks_ms(), t0)
             await sleep_ms(rest if rest > 0 else 0)
@@ -264,6 +283,11 @@ class App:
             del self.sensing
         self.sensing = Sensing(self.hw.clock, self.hw.field, self.offsets, self.gains,
                                disabled=self.faulty)
+        scanner = self.hw.scanner
+        self._watching = hasattr(scanner, "watch")  # it checks the windows as it reads
+        if self._watching:
+            lo, hi = self.sensing.windows()
+            scanner.watch(lo, hi, self._left)
 
     def _calibrate(self, step):
         """empty: zero levels of the empty board; checkers: with the starting position set

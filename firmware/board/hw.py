@@ -8,8 +8,14 @@ class Scanner:
 
     def read_into(self, buf):
         """Fill buf (a preallocated array of 128 ints, e.g. array('H', 128)) with one raw
-        reading per slot: 12-bit ADC counts, about 2048 with no field. Must not allocate."""
+        reading per slot: 12-bit ADC counts, about 2048 with no field. Must not allocate.
+        Once watch() was called: returns how many readings fell outside their windows."""
         raise NotImplementedError
+
+    # Optional: a scanner that can compare as it reads (machine code on a Pico) has
+    # watch(lo, hi, out): from then on read_into also lists in `out` (a bytearray of 128)
+    # the slots whose reading is below lo[slot] or above hi[slot] (arrays of 'h', read
+    # at each scan: board.sensing.Sensing.windows()).
 
 
 class Clock:
@@ -104,4 +110,12 @@ class Buttons:
 
     def pressed(self):
         """Bit mask of the buttons pressed since the last call (0 if none)."""
+        raise NotImplementedError
+
+
+class Supply:
+    """Where the board's power comes from (the LEDs' current cap depends on it)."""
+
+    def external(self):
+        """True on the board's own 5 V supply, False on USB power alone."""
         raise NotImplementedError

@@ -117,20 +117,25 @@ class Renderer:
         """Send the frame with the scale that keeps it under the cap (the driver applies it
         while copying into the chain's buffer, which it does anyway). Returns the estimated
         mA. Deferred (the device's LED task): only note that the frame is to be sent."""
+        ma = self._fit()
         if self.deferred:
             self.pending = True
-            return 0
-        return self._send()
+        else:
+            self.leds.show(self.frame, self.scale)
+        return ma
 
     def flush(self):
-        """Send the frame a deferred show() left; True if there was one."""
+        """Send the frame a deferred show() left (under the cap as it is now); True if
+        there was one."""
         if not self.pending:
             return False
         self.pending = False
-        self._send()
+        self._fit()
+        self.leds.show(self.frame, self.scale)
         return True
 
-    def _send(self):
+    def _fit(self):
+        # The scale that keeps the frame under the cap; the estimated mA with it.
         f = self.frame
         m = self.map
         n = m.count
@@ -140,5 +145,4 @@ class Renderer:
         if lit > budget:
             scale = max(0, budget) * 256 // lit
         self.scale = scale
-        self.leds.show(f, scale)
         return n * m.ma_idle + lit * scale // 256

@@ -218,8 +218,16 @@ class Sensing:
         about +860 for one white checker. For board dumps; not used per scan."""
         return ((raw - self._zero[slot] - self._corr[slot]) * Q) // self._gain[slot]
 
-    def scan(self, raw):
-        """Take one frame of 128 raw counts; return how many stable codes changed."""
+    def windows(self):
+        """(lo, hi): per slot, the raw counts inside which its code stays (arrays of 'h',
+        updated in place). A scanner that checks readings against them as it reads
+        (board.hw.Scanner.watch) spares scan() checking all 128 slots."""
+        return self._lo, self._hi
+
+    def scan(self, raw, left=None, nleft=0):
+        """Take one frame of 128 raw counts; return how many stable codes changed. left,
+        nleft: the slots the scanner found outside their windows (its watch()); without
+        them scan() checks every slot itself."""
         clock = self._clock
         now = clock.ticks_ms()
         dt = clock.ticks_diff(now, self._t)
@@ -232,10 +240,17 @@ class Sensing:
         hi = self._hi
         self._nfresh = 0
         self._moved = False
-        for s in range(SLOTS):
-            r = raw[s]
-            if r < lo[s] or r > hi[s]:
-                self._reclass(s, r, dt)
+        if left is None:
+            for s in range(SLOTS):
+                r = raw[s]
+                if r < lo[s] or r > hi[s]:
+                    self._reclass(s, r, dt)
+        else:
+            for i in range(nleft):
+                s = left[i]
+                r = raw[s]
+                if r < lo[s] or r > hi[s]:  # still: an earlier slot's change moves windows
+                    self._reclass(s, r, dt)
         if self._moved:
             self._settle(raw, dt)
         n = 0

@@ -18,6 +18,7 @@
 
 import sys
 import time
+from array import array
 
 import micropython
 from machine import ADC, Pin
@@ -55,9 +56,16 @@ class Rp2Sensors:
         self._registers = None
         self._masks = None
         self._start = 0
+        # watch(): windows to check the readings against as they are read (by default
+        # none leaves them), and where the slots that left go.
+        self._lo = array("h", bytes(256))
+        self._hi = array("h", bytes(256))
+        for i in range(128):
+            self._lo[i] = -32768
+            self._hi[i] = 32767
+        self._left = bytearray(128)
+        self._count = array("I", [0])
         if sys.platform == "rp2":
-            from array import array
-
             import machine
 
             self._read()  # the ADC powered and its input chosen, as machine.ADC does it
@@ -90,13 +98,22 @@ class Rp2Sensors:
                     self._flip[step] = {1: 0, 2: 1, 4: 2, 8: 3}[ch ^ prev]
                 prev = ch
 
+    def watch(self, lo, hi, left):
+        """From now on read_into also lists in `left` the slots whose reading is outside
+        [lo[slot], hi[slot]] (arrays of 'h', read at each scan) and returns how many."""
+        self._lo, self._hi, self._left = lo, hi, left
+
     def read_into(self, buf):
-        """Scan all banks into buf (128 counts, 12 bit). No allocation."""
+        """Scan all banks into buf (128 counts, 12 bit); the number of readings outside
+        the watched windows. No allocation."""
         if self._registers is None:
-            return self._read_with_pins(buf)
+            self._read_with_pins(buf)
+            return self._outside(buf)
         banks = self._bank
         enable = self._enable
         on = self._on
+        count = self._count
+        count[0] = 0
         for bank in range(8):
             banks[0].value(bank & 1)
             banks[1].value(bank & 2)
@@ -104,8 +121,22 @@ class Rp2Sensors:
             enable.value(on)
             time.sleep_us(self._settle)
             _read_bank(buf, self._slot, self._flip, self._masks, bank * 16, self._start,
-                       self._mux_settle, self._registers)
+                       self._mux_settle, self._registers, self._lo, self._hi, self._left,
+                       count)
             enable.value(1 - on)
+        return count[0]
+
+    def _outside(self, buf):
+        lo = self._lo
+        hi = self._hi
+        left = self._left
+        n = 0
+        for s in range(128):
+            r = buf[s]
+            if r < lo[s] or r > hi[s]:
+                left[n] = s
+                n += 1
+        return n
 
     @micropython.native
     def _read_with_pins(self, buf):
@@ -140,10 +171,17 @@ class Rp2Sensors:
 
 
 @micropython.viper
-def _read_bank(buf, slots, flips, masks, first: int, start: int, settle: int, registers):
+def _read_bank(buf, slots, flips, masks, first: int, start: int, settle: int, registers,
+               lo, hi, left, count):
     # One powered bank's 16 steps: toggle the step's select line, wait `settle` us, convert,
-    # store the 12-bit result at the step's slot.
+    # store the 12-bit result at the step's slot; a result outside [lo, hi] of its slot
+    # (arrays of 'h', read unsigned here: the sign restored) is listed in left, count[0]
+    # of them so far.
     out = ptr16(buf)
+    low = ptr16(lo)
+    high = ptr16(hi)
+    moved = ptr8(left)
+    n = ptr32(count)
     slot = ptr8(slots)
     flip = ptr8(flips)
     mask = ptr32(masks)
@@ -166,5 +204,10 @@ def _read_bank(buf, slots, flips, masks, first: int, start: int, settle: int, re
             cs[0] = start
             while not (cs[0] & 0x100):  # READY
                 pass
-            out[s] = result[0] & 0xFFF
+            v = int(result[0] & 0xFFF)
+            out[s] = v
+            if v < (int(low[s]) ^ 0x8000) - 0x8000 or v > (int(high[s]) ^ 0x8000) - 0x8000:
+                k = n[0]
+                moved[k] = s
+                n[0] = k + 1
         step += 1

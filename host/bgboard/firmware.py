@@ -15,6 +15,7 @@
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -103,6 +104,16 @@ def build(source_dir=FIRMWARE_DIR, hardware_dir=HARDWARE_DIR, compiled=True, arc
             compact = compact_field_table(json.load(f))
         files["field.json"] = json.dumps(compact, separators=(",", ":")).encode()
     return files
+
+
+def micropython_min(source_dir=FIRMWARE_DIR):
+    """(major, minor): the oldest MicroPython the firmware runs on (main.py's
+    MICROPYTHON_MIN, which it also checks at boot)."""
+    with open(os.path.join(source_dir, "main.py")) as f:
+        found = re.search(r"^MICROPYTHON_MIN = \((\d+), (\d+)\)", f.read(), re.M)
+    if not found:
+        raise FirmwareError("main.py of %s states no MICROPYTHON_MIN" % source_dir)
+    return int(found.group(1)), int(found.group(2))
 
 
 def sha256(data):

@@ -47,7 +47,8 @@ for _n in _names:
         _r[_n] = _h(_n)
     except OSError:
         pass
-print(repr(_r))
+import sys
+print(repr((_r, tuple(sys.implementation.version[:2]))))
 """ % {"manifest": MANIFEST, "packages": PACKAGES}
 
 
@@ -102,13 +103,16 @@ def _exec(transport, code):
         raise FlashError("the board failed: %s" % str(e).strip().splitlines()[-1]) from None
 
 
-def flash(port, files, say=lambda text: None, reset=True):
-    """Bring the board's firmware to `files` ({path: bytes}). Returns a Report."""
+def flash(port, files, say=lambda text: None, reset=True, micropython_min=None):
+    """Bring the board's firmware to `files` ({path: bytes}). Returns a Report.
+    micropython_min: (major, minor) the firmware needs; an older board is refused before
+    anything is written."""
     t0 = time.monotonic()
     report = Report()
     transport = open_board(port)
     try:
-        there = ast.literal_eval(_exec(transport, _LISTING).decode().strip())
+        there, version = ast.literal_eval(_exec(transport, _LISTING).decode().strip())
+        check_version(version, micropython_min)
         dirs = set()
         for path in sorted(files):
             data = files[path]
@@ -138,6 +142,14 @@ def flash(port, files, say=lambda text: None, reset=True):
         transport.close()
     report.seconds = time.monotonic() - t0
     return report
+
+
+def check_version(have, need):
+    """Refuse a board whose MicroPython (major, minor) is older than `need` (None: any)."""
+    if need is not None and tuple(have) < tuple(need):
+        raise FlashError("the board runs MicroPython %d.%d; the firmware needs %d.%d or "
+                         "later: put a newer MicroPython on it first (hold BOOTSEL, plug in, "
+                         "copy the .uf2)" % (tuple(have) + tuple(need)))
 
 
 def _write(transport, path, data):

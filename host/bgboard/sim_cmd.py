@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import signal
 import tempfile
@@ -40,8 +41,8 @@ def default_image():
 @click.option("--speed", type=click.FloatRange(0), default=None,
               help="Simulated time against real time (0: as fast as it goes). Default 1, "
                    "or 0 with --autoplay.")
-@click.option("--heap", default="256K", show_default=True,
-              help="MicroPython heap (-X heapsize).")
+@click.option("--heap", default="256K", show_default=True, callback=lambda c, p, v: _heap(v),
+              help="MicroPython heap (-X heapsize): bytes, or with K or M.")
 @click.option("--autoplay", is_flag=True,
               help="Simulated hands play (clumsily: slides, knocks, wrong points corrected); "
                    "exit 0 when done and logged.")
@@ -145,6 +146,13 @@ def _run(board, port, autoplay, play_here, view, http_port, names, play):
         _err("stopped")
 
 
+def _heap(value):
+    # Checked here: MicroPython's own refusal is three lines and a stopped board.
+    if not re.fullmatch(r"[1-9][0-9]*[KkMm]?", value or ""):
+        raise click.BadParameter("%r is not a heap size (e.g. 256K, 1M, 300000)" % value)
+    return value
+
+
 # The emulated Pico runs slower than a real one (see the README's figures) and boots the
 # firmware from its flash after a flash: its answers may take this long.
 PICO_ANSWER_S = 30.0
@@ -162,7 +170,9 @@ def _sim_pico(image, uf2, seed, speed, autoplay, length, games, log_dir, play_he
     os.makedirs(os.path.dirname(os.path.abspath(image)), exist_ok=True)
     new = not os.path.exists(image)
     try:
-        board = PicoBoard(image, seed=seed, uf2=uf2,
+        # The autoplayers' hands are brisk (here only: the emulator is slow): a play takes
+        # about half the emulated time.
+        board = PicoBoard(image, seed=seed, uf2=uf2, brisk=autoplay,
                           speed=speed if speed is not None else (0 if autoplay else 1))
         port = board.start()
     except (OSError, PicoError) as e:
@@ -326,15 +336,17 @@ def _flash(port, firmware_dir, as_source, no_reset):
     from bgboard.flash import FlashError
     from bgboard.flash import flash as deploy
 
+    source = firmware_dir or firmware.FIRMWARE_DIR
     try:
-        files = firmware.build(firmware_dir or firmware.FIRMWARE_DIR, compiled=not as_source)
+        files = firmware.build(source, compiled=not as_source)
+        need = firmware.micropython_min(source)
     except (OSError, firmware.FirmwareError) as e:
         raise click.ClickException(str(e)) from None
     size = sum(len(d) for d in files.values())
     _err("firmware: %d files, %d bytes (%s)" % (len(files), size,
                                                  "source" if as_source else "mpy, armv6m"))
     try:
-        report = deploy(port, files, say=_err, reset=not no_reset)
+        report = deploy(port, files, say=_err, reset=not no_reset, micropython_min=need)
     except FlashError as e:
         raise LinkFailure(str(e)) from None
     click.echo(report.summary())

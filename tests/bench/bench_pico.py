@@ -75,7 +75,8 @@ def main(games):
                        capture_output=True, timeout=120)
         ready(pico)
         figures["lift_to_led_ms"] = lift_to_led(pico)
-        figures.update(match_memory(pico, games))
+        if games:  # --games 0: the timings alone (a game takes some minutes)
+            figures.update(match_memory(pico, games))
     finally:
         pico.stop()
     for key, value in figures.items():

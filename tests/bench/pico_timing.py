@@ -35,13 +35,28 @@ leds = Rp2Leds(pinmap)
 renderer = Renderer(leds, LedMap(pinmap["leds"]), 64, 300)
 p = Position.initial()
 turn = Turn(p, (3, 1))
+left = bytearray(128)
+moved = array("I", [0])
+
+
+def watched_scan():
+    moved[0] = scanner.read_into(raw)
+    sensing.scan(raw, left, moved[0])
+
+
 out = {
     "read_into_us": us(lambda: scanner.read_into(raw)),
-    "sensing_scan_us": us(lambda: sensing.scan(raw)),
-    "scan_us": us(lambda: (scanner.read_into(raw), sensing.scan(raw))),
+    "sensing_scan_all_us": us(lambda: sensing.scan(raw)),
+}
+lo, hi = sensing.windows()
+scanner.watch(lo, hi, left)  # as board.app wires them: the scanner checks the windows
+out.update({
+    "read_into_watching_us": us(lambda: scanner.read_into(raw)),
+    "sensing_scan_us": us(lambda: sensing.scan(raw, left, 0)),
+    "scan_us": us(watched_scan),
     "led_frame_us": us(lambda: leds.show(renderer.frame)),
     "roll_us": us(lambda: Turn(p, (6, 6)).required),
     "destinations_us": us(lambda: turn.destinations(8)),
     "free_after_boot": free_before,
-}
+})
 print("PICO-TIMING " + json.dumps(out))

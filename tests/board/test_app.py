@@ -115,10 +115,28 @@ def test_dump_shows_raw_and_classified_sensors(rig, path):
     assert 1800 < dump["raw"][0] < 2300  # an empty slot near mid-scale
 
 
+class _Supply:
+    plugged = False
+
+    def external(self):
+        return self.plugged
+
+
 @with_rig
 def test_led_test_lights_everything_within_the_current_cap(rig, path):
     reply = rig.ask({"cmd": "ledtest"})[0]
     assert reply["leds"] == 152 and reply["ma"] <= 300
+    # The cap follows the supply (GP22 on the Pico, board.hw.Supply): 300 mA on USB, 2500
+    # mA on the board's own 5 V supply (hardware/pinmap.json), from the next step on.
+    supply = _Supply()
+    rig.hw.supply = supply
+    supply.plugged = True
+    rig.app.step()
+    ma = rig.ask({"cmd": "ledtest"})[0]["ma"]
+    assert 300 < ma <= 2500
+    supply.plugged = False  # unplugged while lit: back under the USB cap
+    rig.app.step()
+    assert rig.ask({"cmd": "ledtest"})[0]["ma"] <= 300
 
 
 @with_rig
@@ -243,3 +261,4 @@ def test_mem_tells_the_free_heap_the_least_seen_and_the_largest_block(rig, path)
         pass
     else:
         raise AssertionError("a block larger than %d bytes was free" % mem["largest"])
+

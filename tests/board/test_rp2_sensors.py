@@ -81,7 +81,7 @@ def _scan(scanner, buf):
     if lent:
         time.sleep_us = lambda us: None  # type: ignore[attr-defined]
     try:
-        scanner.read_into(buf)
+        return scanner.read_into(buf)
     finally:
         if lent:
             del time.sleep_us  # type: ignore[attr-defined]
@@ -123,6 +123,25 @@ def test_the_real_pin_map_plugs_in():
     assert WIRES.errors == []
     for s in range(SLOTS):
         assert buf[s] == 1000 + table[s][0] * 16 + table[s][1]
+
+
+def test_a_watching_scanner_lists_the_readings_outside_their_windows():
+    # Board.sensing's windows checked as the scanner reads: only the slots it lists need
+    # the sensing's attention.
+    Rp2Sensors = _driver()
+    table = [(s // 16, s % 16) for s in range(SLOTS)]  # slot s reads 1000 + s
+    scanner = Rp2Sensors(PINS, table, settle_us=0)
+    from array import array
+    buf = array("H", bytes(2 * SLOTS))
+    assert _scan(scanner, buf) == 0  # not watching: nothing is outside
+    lo = array("h", [990] * SLOTS)
+    hi = array("h", [1200] * SLOTS)
+    lo[5], hi[70], lo[127] = 1006, 1069, -32768  # 5 below, 70 above, 127 unbounded
+    left = bytearray(SLOTS)
+    scanner.watch(lo, hi, left)
+    assert _scan(scanner, buf) == 2 and sorted(left[:2]) == [5, 70]
+    hi[70] = 1070  # the windows are read at each scan
+    assert _scan(scanner, buf) == 1 and left[0] == 5
 
 
 def test_a_bad_slot_table_is_refused():

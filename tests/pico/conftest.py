@@ -16,6 +16,15 @@ from picosupport import bgboard  # noqa: E402
 from bgboard.pico import PicoBoard  # noqa: E402
 
 
+def pytest_collection_modifyitems(items):
+    # With pytest-xdist (make test): every test here on one worker, so that the session's
+    # one flash serves them all while the other worker runs the rest.
+    here = os.path.dirname(os.path.abspath(__file__))
+    for item in items:
+        if str(item.path).startswith(here + os.sep):
+            item.add_marker(pytest.mark.xdist_group("pico"))
+
+
 class Flashed:
     """The flash image of a Pico that `bgboard flash` has just deployed to, and what it
     said."""

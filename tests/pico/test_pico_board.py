@@ -4,6 +4,7 @@ LED pin."""
 
 import json
 import os
+import shutil
 import subprocess
 
 from picosupport import BIN, bgboard, hello, wait_until
@@ -116,3 +117,21 @@ def _line(port, marker, seconds=30):
 def _read_until(port, marker):
     line = port.readline()
     return line if marker in line else None
+
+
+def test_the_led_cap_follows_the_supply_sense_pin(flashed, tmp_path):
+    # GP22 high: the board's own 5 V supply; the firmware's Rp2Supply reads it and the LED
+    # current cap rises from USB's 300 mA to 2500 mA (hardware/pinmap.json).
+    from bgboard.pico import PicoBoard
+
+    for external, low, high in ((False, 0, 300), (True, 301, 2500)):
+        image = str(tmp_path / ("flash-%s.img" % external))
+        shutil.copy(flashed.image, image)
+        board = PicoBoard(image, speed=0, external_supply=external)
+        board.start()
+        try:
+            assert hello(board)
+            ma = board.command({"cmd": "ledtest"})["ma"]
+            assert low <= ma <= high, (external, ma)
+        finally:
+            board.stop()

@@ -1,6 +1,7 @@
 """A whole match on the emulated Pico: `bgboard sim --pico --autoplay` plays it with the
 simulated hands through the chip's pins, `bgboard log`'s recorder writes it, and real GNU
-Backgammon imports the .mat with the board's final score."""
+Backgammon imports the .mat with the board's final score. One point, and still too long for
+make test (`make test-pico-match`): see the README's figures."""
 
 import json
 import os

@@ -190,11 +190,11 @@ class Emulator:
 
 class PicoBoard:
     """`image`: the flash image file (created empty: a new Pico, whose MicroPython formats
-    its filesystem). `seed`, `noise`, `clumsy`: the simulated world's. `speed`: 1 real time,
-    0 as fast as it goes."""
+    its filesystem). `seed`, `noise`, `clumsy`, `brisk`: the simulated world's and hands'
+    (sim.hands.Hands). `speed`: 1 real time, 0 as fast as it goes."""
 
     def __init__(self, image, seed=1, noise=3.0, clumsy=20, speed=1.0, uf2=None,
-                 bootrom=None, pinmap=None, external_supply=False):
+                 bootrom=None, pinmap=None, external_supply=False, brisk=False):
         self.image = os.path.abspath(image)
         self.uf2 = uf2 or default_file(UF2_ENV, UF2_NAME)
         self.bootrom = bootrom or default_file(BOOTROM_ENV, BOOTROM_NAME)
@@ -211,7 +211,7 @@ class PicoBoard:
         self.world = World(seed, noise)
         self.world.model._clock = self.clock
         self.table = self.world.table
-        self.hands = Hands(self.table, Rng(seed * 7 + 2), clumsy)
+        self.hands = Hands(self.table, Rng(seed * 7 + 2), clumsy, brisk)
         self._order = [0] * 128  # scan index (bank * 16 + channel) -> slot
         for slot, (bank, ch) in enumerate(slot_table(self.pins.sensors)):
             self._order[bank * 16 + ch] = slot

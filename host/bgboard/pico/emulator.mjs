@@ -33,11 +33,13 @@ for (const k of ['uf2', 'bootrom', 'flash', 'pins']) {
 }
 const pins = JSON.parse(args.pins); // {mux: [4], bank: [3], enable, enableActive, adc, led, inputs: {pin: level}}
 let speed = Number(args.speed ?? 1);
-// --profile FILE: the PC every PROFILE_EVERY instructions, counted, written at the end
-// (JSON {pc: count}; the ELF's symbols name the functions).
+// --profile FILE: the PC every PROFILE_EVERY instructions, counted, and where emulated time
+// went, written at the end (JSON {pcs: {pc: count}, executed_ns, delay_ns, sleep_ns}; the
+// ELF's symbols name the functions). Only executed time costs the emulator work.
 const PROFILE_EVERY = 101;
 const profile = args.profile ? new Map() : null;
 let profileCountdown = PROFILE_EVERY;
+const spent = { executed_ns: 0, delay_ns: 0, sleep_ns: 0 };
 
 // --- frames to and from the parent -------------------------------------------------------------
 
@@ -228,7 +230,7 @@ function feedUsb() {
 
 // --- pins: the sensor banks, the LED chain, the inputs ----------------------------------------
 
-let inputLevels = {}; // pin -> level the world drives (buttons, power sense)
+let inputLevels = { ...(pins.inputs || {}) }; // pin -> level the world drives (buttons, power sense)
 
 function wirePins() {
   const gpio = chip.gpio;
@@ -359,18 +361,26 @@ function run() {
   while (!paused && !stopped) {
     for (let i = 0; i < 20000 && !paused; i++) {
       if (core.waiting) {
+        if (profile) spent.sleep_ns += clock.nanosToNextAlarm;
         clock.tick(clock.nanosToNextAlarm);
       } else {
         const pc = core.registers[15];
         if (pc === erase || pc === program) romFlash(pc === erase);
         else if (pc === delayUs && core.registers[0] <= 1000) {
+          if (profile) spent.delay_ns += core.registers[0] * NS_PER_US;
           clock.tick(core.registers[0] * NS_PER_US);
           core.PC = core.LR & ~1;
           continue;
         }
-        if (profile && --profileCountdown === 0) {
-          profileCountdown = PROFILE_EVERY;
-          profile.set(pc, (profile.get(pc) || 0) + 1);
+        if (profile) {
+          if (--profileCountdown === 0) {
+            profileCountdown = PROFILE_EVERY;
+            profile.set(pc, (profile.get(pc) || 0) + 1);
+          }
+          const ns = core.executeInstruction() * cycleNanos;
+          spent.executed_ns += ns;
+          clock.tick(ns);
+          continue;
         }
         clock.tick(core.executeInstruction() * cycleNanos);
       }
@@ -425,7 +435,9 @@ function stop() {
   stopped = true;
   if (timer !== null) clearTimeout(timer);
   fs.fsyncSync(flashFd);
-  if (profile) fs.writeFileSync(args.profile, JSON.stringify(Object.fromEntries(profile)));
+  if (profile) {
+    fs.writeFileSync(args.profile, JSON.stringify({ pcs: Object.fromEntries(profile), ...spent }));
+  }
   fs.closeSync(flashFd);
   process.exit(0);
 }
