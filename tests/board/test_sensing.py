@@ -191,6 +191,16 @@ def test_neighbour_heavy_worst_case_classifies_right():
     assert wrong_without >= 5, wrong_without
 
 
+def _random_heights(x):
+    # Signed stack heights for every slot, a third of them occupied, from the seed x; and
+    # the next seed.
+    heights = [0] * SLOTS
+    for s in range(SLOTS):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        heights[s] = (x >> 16) % 9 - 4 if (x >> 8) % 3 == 0 else 0
+    return heights, x
+
+
 def test_neighbour_corrections_stay_exact_through_many_changes():
     # The pipeline updates each slot's neighbour correction by differences; after many
     # random placements it must equal the sum over the table from the present codes.
@@ -201,10 +211,7 @@ def test_neighbour_corrections_stay_exact_through_many_changes():
     kv = p.field.kv
     x = 12345
     for _ in range(30):
-        heights = [0] * SLOTS
-        for s in range(SLOTS):
-            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-            heights[s] = (x >> 16) % 9 - 4 if (x >> 8) % 3 == 0 else 0
+        heights, x = _random_heights(x)
         rig.model.set_heights(heights)
         rig.run(30)  # often less than the stable time: codes pending too
         for s in range(SLOTS):
@@ -440,10 +447,7 @@ def test_a_scanner_that_checks_the_windows_gives_the_same_frames():
     left = bytearray(SLOTS)
     x = 777
     for _ in range(25):
-        heights = [0] * SLOTS
-        for s in range(SLOTS):
-            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-            heights[s] = (x >> 16) % 9 - 4 if (x >> 8) % 3 == 0 else 0
+        heights, x = _random_heights(x)
         a.model.set_heights(heights)
         b.model.set_heights(heights)
         for _ in range(4 + x % 20):  # some changes settle, some are still pending
