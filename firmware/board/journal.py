@@ -363,11 +363,13 @@ class Journal:
     def _open(self):
         """Read the journal, repairing a torn or corrupt end; status tells what was found:
         "ok", "new" (no journal), "repaired" (dropped bytes were cut off the end) or
-        "corrupt" (unreadable: started empty, the old file kept as <name>.bad)."""
+        "corrupt" (unreadable: started empty, the old file kept as self.kept: <name>.bad,
+        or .bad-2, .bad-3... when earlier ones are still there)."""
         st = self.storage
         name = self.name
         self._broken = False
         self.dropped = 0
+        self.kept = None  # where an unreadable journal was set aside
         self.status = "ok"
         self.last_seq = 0
         st.remove(name + _NEW)
@@ -403,7 +405,8 @@ class Journal:
             f.close()
         if hdr is None:
             self.status = "corrupt"
-            st.rename(name, name + _BAD)
+            self.kept = self._aside()
+            st.rename(name, self.kept)
             self._create()
             return
         self.id = hdr["id"]
@@ -419,6 +422,16 @@ class Journal:
             hdr = self._header()
             hdr["first"] = self._first
             self._rewrite(hdr, max(last, self._base))
+
+    def _aside(self):
+        # A free name for a damaged journal: <name>.bad, then .bad-2, .bad-3...; every one
+        # is kept (never overwritten) until the host has fetched it.
+        n = 1
+        while True:
+            kept = self.name + _BAD + ("-%d" % n if n > 1 else "")
+            if self.storage.size(kept) is None:
+                return kept
+            n += 1
 
     def _lines(self):
         return _Lines(self.storage.open(self.name, "rb"), self.max_bytes)

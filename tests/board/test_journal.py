@@ -460,6 +460,26 @@ def test_power_cut_while_repairing_a_torn_tail():
         rmtree(d)
 
 
+def test_every_damaged_journal_is_kept_under_a_name_of_its_own():
+    d = tmpdir("bgboard-journal")
+    try:
+        ids = []
+        for k in range(3):
+            garbage = b"damage %d \xfe\n" % k
+            _put(d, garbage)
+            j = Journal(FlashStorage(d))
+            assert j.status == "corrupt" and j.kept == ("journal.bad-%d" % (k + 1) if k
+                                                      else "journal.bad")
+            ids.append(j.id)
+        assert _raw(d, "journal.bad") == b"damage 0 \xfe\n"
+        assert _raw(d, "journal.bad-2") == b"damage 1 \xfe\n"
+        assert _raw(d, "journal.bad-3") == b"damage 2 \xfe\n"
+        assert len(set(ids)) == 3  # each restart of the journal has an id of its own
+        assert Journal(FlashStorage(d)).kept is None
+    finally:
+        rmtree(d)
+
+
 def test_power_cut_while_setting_a_corrupt_journal_aside():
     d = tmpdir("bgboard-journal")
     try:
