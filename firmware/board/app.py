@@ -64,7 +64,8 @@ class App:
                                  self._caps[0])
         self._follow_supply()
         self.protocol = Protocol(hw.link, self.command, FIRMWARE, self.info)
-        self.board = Board(hw.clock, hw.rng, self.journal, self.renderer, self.protocol.send)
+        self.journal_error = None  # why the journal was set aside at start, if it was
+        self.board = self._new_board()
         self.pending_calibration = None
         self._leds_sent = bytearray(len(self.renderer.frame))  # the frame the host last saw
         self._leds_at = hw.clock.ticks_ms()
@@ -75,14 +76,30 @@ class App:
 
     def start(self):
         """Power-up: resume the match from the journal, say hello. Returns the events
-        replayed."""
-        n = self.board.resume()
+        replayed. A journal that will not replay (a rule changed by a firmware update, a
+        damaged event) never stops the board: it is kept aside under a name of its own,
+        the board starts clean and its hello names the kept file ("kept")."""
+        try:
+            n = self.board.resume()
+        except Exception as e:  # noqa: B902 - whatever stops the replay, MemoryError too
+            self.journal.set_aside()
+            self.journal_error = "%s: %s" % (type(e).__name__, e)
+            self.board = self._new_board()
+            n = 0
         self.protocol.send(self.protocol.hello())
         self.board.draw()
         return n
 
+    def _new_board(self):
+        return Board(self.hw.clock, self.hw.rng, self.journal, self.renderer,
+                     self.protocol.send)
+
     def info(self):
-        return {"journal": self.journal.id, "seq": self.journal.last_seq}
+        out = {"journal": self.journal.id, "seq": self.journal.last_seq}
+        if self.journal.kept:  # set aside at this start: the host may fetch it
+            out["kept"] = self.journal.kept
+            out["kept_why"] = self.journal_error or self.journal.status
+        return out
 
     # --- one turn of the loop ---------------------------------------------------------------
 

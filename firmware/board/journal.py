@@ -423,6 +423,15 @@ class Journal:
             hdr["first"] = self._first
             self._rewrite(hdr, max(last, self._base))
 
+    def set_aside(self):
+        """Keep the journal as it is under a name of its own (it will not replay) and start
+        an empty one with a new id. Returns the kept file's name."""
+        kept = self._aside()
+        self.storage.rename(self.name, kept)
+        self._open()  # finds none: a new journal
+        self.kept = kept
+        return kept
+
     def _aside(self):
         # A free name for a damaged journal: <name>.bad, then .bad-2, .bad-3...; every one
         # is kept (never overwritten) until the host has fetched it.

@@ -1,0 +1,64 @@
+# A journal that will not replay never stops the board (issue #15, item 1): its checksums
+# are good but an event no longer applies (a firmware update changed a rule, or an event
+# was stored that does not follow). The board keeps it aside, starts clean, says so in its
+# hello, and goes on journaling; the next power-up resumes the new journal.
+import json
+from array import array
+
+from board.app import App, Hardware
+from board.journal import Journal
+from board.storage import FlashStorage
+from board_support import rmtree, tmpdir
+from sim.devices import LineLink, SimButtons, SimLeds
+from sim.rng import Rng
+from sim.sensor_model import SensorModel, SimClock
+
+
+def _power_up(path, leds):
+    clock = SimClock()
+    link = LineLink()
+    hw = Hardware(SensorModel(clock, seed=3), clock, Rng(5), FlashStorage(path), link,
+                  SimLeds(leds["count"]), SimButtons(), {"leds": leds})
+    app = App(hw, array("H", bytes(256)))
+    app.start()
+    return app, link, json.loads(link.sent.pop(0).decode())
+
+
+def _raw(path, name):
+    with open(path + "/" + name, "rb") as f:
+        return f.read()
+
+
+def test_a_journal_that_will_not_replay_is_kept_aside_and_the_board_starts_clean():
+    with open("hardware/pinmap.json") as f:
+        leds = json.load(f)["leds"]
+    path = tmpdir("bgboard-boot")
+    try:
+        j = Journal(FlashStorage(path))
+        old_id = j.id
+        j.append({"ev": "match", "length": 5, "rules": {}})
+        j.append({"ev": "play", "player": 0, "dice": [3, 1], "moves": [[8, 5, False]]})
+        stored = _raw(path, "journal")
+
+        app, link, hello = _power_up(path, leds)
+        assert hello["hello"] == "bgboard" and hello["seq"] == 0
+        assert hello["kept"] == "journal.bad" and hello["journal"] != old_id
+        assert "before" in hello["kept_why"] or "Error" in hello["kept_why"], hello
+        assert _raw(path, "journal.bad") == stored  # kept as it was, never deleted
+        assert app.board.state()["phase"] == "idle"
+
+        # The board goes on: a new match is journaled in the new journal.
+        link.feed(json.dumps({"cmd": "new", "kind": "money", "id": 1}).encode())
+        app.step()
+        replies = [json.loads(b.decode()) for b in link.sent]
+        assert {"id": 1, "ok": True} in [{k: r[k] for k in ("id", "ok") if k in r}
+                                         for r in replies]
+        del app, link
+
+        # Power again: the new journal resumes, the kept file stays, nothing new is kept.
+        app, link, hello = _power_up(path, leds)
+        assert hello["seq"] == 1 and "kept" not in hello
+        assert app.board.state()["phase"] != "idle"
+        assert _raw(path, "journal.bad") == stored
+    finally:
+        rmtree(path)
