@@ -42,7 +42,9 @@ UF2_NAME = "micropython-1.28.0-rpi-pico.uf2"
 BOOTROM_NAME = "rp2040-bootrom-b1.bin"
 OWN_ID = "pico:"
 HOLD_S = 0.05  # a partial line from the host that might be a sim line is held this long
-HOLD_DEVICE_S = 2.0  # ...from the device, that might be an answer of ours, this long idle
+# ...from the device, that might be an answer of ours: this long idle in emulated time (the
+# firmware writes a line in pieces; on a loaded machine their wall time apart is long).
+HOLD_DEVICE_US = 200000
 
 
 class PicoError(Exception):
@@ -239,7 +241,7 @@ class PicoBoard:
         self._next_id = 0
         self._dev_line = bytearray()  # the device's line under way (to the host)
         self._dev_held = False  # ...held back: it may be an answer of ours
-        self._dev_at = 0.0  # when the device last sent something (time.monotonic)
+        self._dev_at = 0.0  # when the device last sent something (emulated us)
         self._host_line = bytearray()
         self._host_held = False
         self._host_mid = False  # the host's last byte to the device was not a newline
@@ -380,7 +382,7 @@ class PicoBoard:
     # --- the line: device to host ---------------------------------------------------------------
 
     def _from_device(self, data):
-        self._dev_at = time.monotonic()
+        self._dev_at = self.now_us
         out = bytearray()
         for b in data:
             line = self._dev_line
@@ -468,7 +470,7 @@ class PicoBoard:
                     self._host_line = bytearray()
                     self._host_held = False
                 if self._dev_line and self._dev_held and \
-                        time.monotonic() - self._dev_at > HOLD_DEVICE_S:
+                        self.now_us - self._dev_at > HOLD_DEVICE_US:
                     self._dev_held = False
                     self._to_host(bytes(self._dev_line))
                 self._flush_pending()
@@ -577,22 +579,33 @@ class PicoBoard:
 
 
 class _Buttons:
-    # sim.control's buttons (press(mask)) on the emulated board's pins: held down for about
-    # 150 ms of emulated time at the board's pace (half a second of wall time when it runs
-    # unpaced, far past the firmware's 30 ms debounce at the emulator's speed), released by
-    # a timer so that the line is not held up.
+    # sim.control's buttons (press(mask)) on the emulated board's pins: held down for 150 ms
+    # of emulated time (far past the firmware's 30 ms debounce, however slowly the emulator
+    # runs on a loaded machine), released by a thread of its own so that the line is not
+    # held up.
     NAMES = {1: "roll", 2: "double", 4: "take", 8: "drop", 16: "undo_verify", 32: "menu"}
+    HOLD_US = 150000
 
     def __init__(self, pico):
         self.pico = pico
 
     def press(self, mask):
         pico = self.pico
-        hold = 0.15 / pico.speed if pico.speed else 0.5
+        held = []
         for bit, name in self.NAMES.items():
             if mask & bit:
                 pin = pico.pins.buttons[name]
                 active = pico.pins.button_active[name]
                 pico.set_pin(pin, active)
-                threading.Timer(hold, pico.set_pin, (pin, 1 - active)).start()
+                held.append((pin, 1 - active))
+        if held:
+            threading.Thread(target=self._release, args=(held, pico.now_us, pico.chips),
+                             daemon=True).start()
 
+    def _release(self, held, since, chip):
+        pico = self.pico
+        while pico.now_us - since < self.HOLD_US and pico.chips == chip \
+                and not pico._stopping:
+            time.sleep(0.01)
+        for pin, level in held:
+            pico.set_pin(pin, level)
