@@ -23,7 +23,7 @@ CALIBRATION = "calibration.json"
 JOURNAL_PAGE = 6  # events per reply to "journal": a reply line stays about 1 KB
 JOURNAL_BYTES = 32768  # the journal's budget on flash
 LEDS_MS = 100  # the lit LEDs go to the host at most this often (live views)
-MEM_MS = 1000  # the free heap is collected and sampled this often (the least: "mem")
+MEM_MS = 1000  # the free heap is sampled (the least: "mem") and the supply read this often
 
 
 class Hardware:
@@ -133,7 +133,8 @@ class App:
 
     def _follow_supply(self):
         # The LEDs' current cap follows the supply (GP22 on the Pico): the board's own 5 V
-        # supply allows far more than USB. A changed cap applies from the next frame.
+        # supply allows far more than USB. Checked each step (the device: each second); a
+        # changed cap applies from the next frame.
         supply = self.hw.supply
         self.renderer.cap_ma = self._caps[1 if supply is not None and supply.external() else 0]
 
@@ -175,18 +176,19 @@ class App:
             if pressed:
                 self.board.on_buttons(pressed)
             self.board.tick()
-            self._follow_supply()
             # What this scan changed (a lift's destinations) goes out now, not at the LED
             # task's next turn: about 10 ms sooner.
             self.renderer.flush()
-            self._sample_memory()
+            self._each_second()
             rest = SCAN_MS - clock.ticks_diff(clock.ticks_ms(), t0)
             await sleep_ms(rest if rest > 0 else 0)
 
-    def _sample_memory(self):
+    def _each_second(self):
+        # Off the scan's path: the supply, and the free heap.
         clock = self.hw.clock
         now = clock.ticks_ms()
         if clock.ticks_diff(now, self._mem_at) >= MEM_MS:
+            self._follow_supply()
             # After a collection: the heap the live data leave, not what garbage awaiting
             # the next collection happens to hold.
             self._mem_at = now

@@ -405,8 +405,7 @@ class Journal:
             f.close()
         if hdr is None:
             self.status = "corrupt"
-            self.kept = self._aside()
-            st.rename(name, self.kept)
+            self.kept = self._keep_aside()
             self._create()
             return
         self.id = hdr["id"]
@@ -426,19 +425,19 @@ class Journal:
     def set_aside(self):
         """Keep the journal as it is under a name of its own (it will not replay) and start
         an empty one with a new id. Returns the kept file's name."""
-        kept = self._aside()
-        self.storage.rename(self.name, kept)
+        kept = self._keep_aside()
         self._open()  # finds none: a new journal
         self.kept = kept
         return kept
 
-    def _aside(self):
-        # A free name for a damaged journal: <name>.bad, then .bad-2, .bad-3...; every one
-        # is kept (never overwritten) until the host has fetched it.
+    def _keep_aside(self):
+        # Rename the journal to a free name: <name>.bad, then .bad-2, .bad-3...; every one
+        # is kept (never overwritten) until the host has fetched it. Returns the name.
         n = 1
         while True:
             kept = self.name + _BAD + ("-%d" % n if n > 1 else "")
             if self.storage.size(kept) is None:
+                self.storage.rename(self.name, kept)
                 return kept
             n += 1
 

@@ -66,6 +66,7 @@ class Rp2Sensors:
             self._lo[i] = -32768
             self._hi[i] = 32767
         self._left = bytearray(128)
+        self._watching = False
         self._count = array("I", [0])
         if sys.platform == "rp2":
             import machine
@@ -104,13 +105,14 @@ class Rp2Sensors:
         """From now on read_into also lists in `left` the slots whose reading is outside
         [lo[slot], hi[slot]] (arrays of 'h', read at each scan) and returns how many."""
         self._lo, self._hi, self._left = lo, hi, left
+        self._watching = True
 
     def read_into(self, buf):
         """Scan all banks into buf (128 counts, 12 bit); the number of readings outside
         the watched windows. No allocation."""
         if self._registers is None:
             self._read_with_pins(buf)
-            return self._outside(buf)
+            return self._outside(buf) if self._watching else 0
         banks = self._bank
         enable = self._enable
         on = self._on
