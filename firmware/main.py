@@ -54,6 +54,7 @@ def pico(pinmap):
     from drivers.rp2_leds import Rp2Leds
     from drivers.rp2_sensors import Rp2Sensors
     from drivers.rp2_supply import Rp2Supply
+    from drivers.rp2_watchdog import Rp2Watchdog
     from drivers.usb_link import UsbLink
 
     # The big buffers first, before anything fragments the heap.
@@ -64,14 +65,19 @@ def pico(pinmap):
     table = _load("field.json")
     field = Field.from_table(table) if table else None
     del table
+    watchdog = Rp2Watchdog()
     hw = Hardware(scanner, time, random, FlashStorage("/"), UsbLink(), leds, buttons,
-                  {"leds": pinmap["leds"]}, field, Rp2Supply(pinmap))
+                  {"leds": pinmap["leds"]}, field, Rp2Supply(pinmap), watchdog)
     del pinmap  # the drivers have taken what they need
     gc.collect()
     app = App(hw, raw)
     app.start()
     import asyncio
-    asyncio.run(app.run())
+    try:
+        asyncio.run(app.run())
+    except KeyboardInterrupt:  # the host wants the REPL (bgboard flash, mpremote): no reset
+        watchdog.stop()  # in the middle of its work. Anything else that ends the loop
+        raise  # leaves the watchdog armed: the board resets and resumes.
 
 
 main()

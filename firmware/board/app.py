@@ -24,17 +24,19 @@ JOURNAL_PAGE = 6  # events per reply to "journal": a reply line stays about 1 KB
 JOURNAL_BYTES = 32768  # the journal's budget on flash
 LEDS_MS = 100  # the lit LEDs go to the host at most this often (live views)
 MEM_MS = 1000  # the free heap is sampled (the least: "mem") and the supply read this often
+FAULT_MS = 1000  # a fault that repeats is reported at most this often (all are counted)
+WATCHDOG_MS = 8000  # a loop that stops this long resets the board: longer than any flash write
 
 
 class Hardware:
     """What the application needs, gathered: scanner (board.hw.Scanner), clock, rng,
     storage (board.storage.FlashStorage), link (board.hw.SerialLink), leds (board.hw.Leds),
     buttons (board.hw.Buttons), pinmap (hardware/pinmap.json as loaded), field
-    (board.sensing.Field, or None for the default) and supply (board.hw.Supply, or None: a
-    board on USB power only)."""
+    (board.sensing.Field, or None for the default), supply (board.hw.Supply, or None: a
+    board on USB power only) and watchdog (board.hw.Watchdog, or None)."""
 
     def __init__(self, scanner, clock, rng, storage, link, leds, buttons, pinmap, field=None,
-                 supply=None):
+                 supply=None, watchdog=None):
         self.scanner = scanner
         self.clock = clock
         self.rng = rng
@@ -45,6 +47,7 @@ class Hardware:
         self.pinmap = pinmap
         self.field = field
         self.supply = supply
+        self.watchdog = watchdog
 
 
 class App:
@@ -73,6 +76,9 @@ class App:
         self._looked = False  # the board has been given a first sensed frame
         self.least_free = _mem_free()
         self._mem_at = self._leds_at
+        self.faults = 0  # every fault a task survived, numbered for the host
+        self._fault_at = None
+        self._compact_error = None  # the compaction failure last reported
 
     def start(self):
         """Power-up: resume the match from the journal, say hello. Returns the events
@@ -87,7 +93,10 @@ class App:
             self.board = self._new_board()
             n = 0
         self.protocol.send(self.protocol.hello())
-        self.board.draw()
+        try:
+            self.board.draw()
+        except Exception as e:  # noqa: B902 - no LEDs is no reason not to start
+            self._fault("leds", e)
         return n
 
     def _new_board(self):
@@ -96,6 +105,9 @@ class App:
 
     def info(self):
         out = {"journal": self.journal.id, "seq": self.journal.last_seq}
+        wd = self.hw.watchdog
+        if wd is not None and wd.caused_reset():
+            out["reset"] = "watchdog"  # the firmware hung and was restarted
         if self.journal.kept:  # set aside at this start: the host may fetch it
             out["kept"] = self.journal.kept
             out["kept_why"] = self.journal_error or self.journal.status
@@ -107,11 +119,20 @@ class App:
         """Read the sensors once; tell the board what changed (and, once, what it sees
         after the first stable_ms: an empty board changes nothing, yet the board must know
         it, to ask for the checkers)."""
-        n = self.hw.scanner.read_into(self.raw)
-        left = self._left if self._watching else None
-        if self.sensing.scan(self.raw, left, n) or self._first_look():
-            self.sensed.read(self.sensing.frame)
-            self.board.on_sensed(self.sensed)
+        try:
+            n = self.hw.scanner.read_into(self.raw)
+            left = self._left if self._watching else None
+            changed = self.sensing.scan(self.raw, left, n) or self._first_look()
+            if changed:
+                self.sensed.read(self.sensing.frame)
+        except Exception as e:  # noqa: B902 - a sensor fault: reported, the next scan tries
+            self._fault("scanner", e)
+            return
+        if changed:
+            try:
+                self.board.on_sensed(self.sensed)
+            except Exception as e:  # noqa: B902
+                self._board_fault(e)
 
     def _first_look(self):
         if self._looked:
@@ -123,13 +144,62 @@ class App:
 
     def step(self):
         """Everything between two scans: serial, buttons, time."""
-        self.protocol.poll()
-        pressed = self.hw.buttons.pressed()
-        if pressed:
-            self.board.on_buttons(pressed)
-        self.board.tick()
+        self._serial()
+        self._buttons_and_time()
         self._follow_supply()
-        self._report_leds()
+        self._leds()
+
+    def _buttons_and_time(self):
+        try:
+            pressed = self.hw.buttons.pressed()
+        except Exception as e:  # noqa: B902
+            self._fault("buttons", e)
+            pressed = 0
+        try:
+            if pressed:
+                self.board.on_buttons(pressed)
+            self.board.tick()
+        except Exception as e:  # noqa: B902
+            self._board_fault(e)
+
+    def _serial(self):
+        try:
+            self.protocol.poll()
+        except Exception as e:  # noqa: B902 - the link failed, not a command (answered)
+            self._fault("link", e)
+
+    def _leds(self):
+        try:
+            self.renderer.flush()
+            self._report_leds()
+        except Exception as e:  # noqa: B902
+            self._fault("leds", e)
+
+    # --- faults: every task goes on after one -------------------------------------------------
+
+    def _fault(self, task, e):
+        """A task raised: tell the host (the count numbers them) and go on; the next turn
+        of the loop is the restart. A fault that repeats is told once a FAULT_MS."""
+        self.faults += 1
+        clock = self.hw.clock
+        now = clock.ticks_ms()
+        if self._fault_at is not None and clock.ticks_diff(now, self._fault_at) < FAULT_MS:
+            return
+        self._fault_at = now
+        try:
+            self.protocol.send({"live": "fault", "n": self.faults, "task": task,
+                                "error": "%s: %s" % (type(e).__name__, e)})
+        except Exception:  # noqa: B902 - the link itself: counted, told with the next
+            self._fault_at = None
+
+    def _board_fault(self, e):
+        # The board's logic raised and may have left its state half changed: it goes back
+        # to what the journal holds, as a power cut would put it, without the reboot.
+        self._fault("board", e)
+        try:
+            self.board.put_back()
+        except Exception as again:  # noqa: B902 - told; the next fault tries again
+            self._fault("board", again)
 
     def _follow_supply(self):
         # The LEDs' current cap follows the supply (GP22 on the Pico): the board's own 5 V
@@ -169,17 +239,22 @@ class App:
         asyncio.create_task(self._serial_task(sleep_ms))
         asyncio.create_task(self._led_task(sleep_ms))
         clock = self.hw.clock
+        wd = self.hw.watchdog
+        if wd is not None:
+            wd.start(WATCHDOG_MS)  # fed by this loop: any task that hangs stops it
         while True:
             t0 = clock.ticks_ms()
             self.scan()
-            pressed = self.hw.buttons.pressed()
-            if pressed:
-                self.board.on_buttons(pressed)
-            self.board.tick()
+            self._buttons_and_time()
             # What this scan changed (a lift's destinations) goes out now, not at the LED
             # task's next turn: about 10 ms sooner.
-            self.renderer.flush()
-            self._each_second()
+            try:
+                self.renderer.flush()
+                self._each_second()
+            except Exception as e:  # noqa: B902
+                self._fault("leds", e)
+            if wd is not None:
+                wd.feed()
             rest = SCAN_MS - clock.ticks_diff(clock.ticks_ms(), t0)
             await sleep_ms(rest if rest > 0 else 0)
 
@@ -189,6 +264,10 @@ class App:
         now = clock.ticks_ms()
         if clock.ticks_diff(now, self._mem_at) >= MEM_MS:
             self._follow_supply()
+            e = self.journal.compact_error
+            if e is not None and e is not self._compact_error:  # the event was stored; the
+                self._compact_error = e  # journal tries again at the next append
+                self._fault("compact", e)
             # After a collection: the heap the live data leave, not what garbage awaiting
             # the next collection happens to hold.
             self._mem_at = now
@@ -199,18 +278,26 @@ class App:
 
     async def _serial_task(self, sleep_ms):
         while True:
-            self.protocol.poll()
+            self._serial()
             await sleep_ms(SERIAL_MS)
 
     async def _led_task(self, sleep_ms):
         while True:
-            self.renderer.flush()
-            self._report_leds()
+            self._leds()
             await sleep_ms(LED_MS)
 
     # --- the host's commands (board.protocol checked their form) ------------------------------
 
     def command(self, cmd, args):
+        try:
+            return self._command(cmd, args)
+        except ValueError:
+            raise  # refused: nothing changed
+        except Exception as e:  # noqa: B902 - answered by the protocol; the board is put back
+            self._board_fault(e)
+            raise
+
+    def _command(self, cmd, args):
         board = self.board
         if cmd == "state":
             out = board.state()

@@ -4,7 +4,8 @@
 # Everything the board commits is an event (docs/protocol.md). An event is applied to the
 # match by _apply(), journaled, then sent to the host; after a power cut the journal's events
 # are applied again by the same _apply(), so the board resumes exactly at the last committed
-# event. A play is committed when the opponent acts on it (throws, doubles, resigns), not
+# event. An event that cannot be stored puts RAM back to what the journal holds: the board is
+# never ahead of its flash. A play is committed when the opponent acts on it (throws, doubles, resigns), not
 # when its last checker lands: until then it may be taken back.
 
 from bgcore import Match, Position, Rules, Turn
@@ -29,6 +30,11 @@ LAST_OFF_MS = 1500  # the last checker held off the board this long is borne off
 REFUSED_MS = 1000  # a refused action flashes this long
 
 
+class NotCommitted(ValueError):
+    """An action's event could not be committed (the rules refused it, or the flash would
+    not store it): nothing changed, and the board has already shown and sent why."""
+
+
 class Board:
     """The board's logic. Hardware comes in: clock (ticks_ms/ticks_diff), rng (randint),
     journal (board.journal.Journal or None), renderer (board.leds.Renderer or None) and
@@ -50,6 +56,9 @@ class Board:
         self.last_off_at = None  # when the mover's last checker was lifted to bear it off
         self.refused_until = None
         self.last_refusal = ""
+        self._stale = False  # RAM was put back to the journal: look at the board again
+        if journal is not None:
+            journal.snapshot = self.snapshot  # it compacts itself, guarded, in append()
 
     # --- start-up ---------------------------------------------------------------------------------
 
@@ -57,21 +66,35 @@ class Board:
         """Rebuild the match from the journal (after power-up). Returns events replayed."""
         if self.journal is None:
             return 0
-        snap, events = self.journal.recover()
+        n = self._restore()
+        self._finish_game()
+        self._follow_turn()
+        return n
+
+    def _restore(self):
+        # The state the journal holds: at power-up, or after an event failed to be stored.
+        self.match = self.tracker = self.pass_at = self.last_off_at = None
+        self.phase = IDLE
+        self.settings = {"length": 0, "rules": Rules().to_dict()}
+        journal = self.journal
+        if journal is None:
+            return 0
+        snap, events = journal.recover()
         if snap:
             self._restore_snapshot(snap)
         n = 0
         for ev in events:
             self._apply(ev)
             n += 1
+        return n
+
+    def _finish_game(self):
         m = self.match
         if m is not None and m.game.is_over():  # the power went before the game's result
             if self.phase not in (OVER, IDLE):  # ... was written
                 self._result()
             elif self.phase == OVER:  # ... or before the match's end was
                 self._match_over()
-        self._follow_turn()
-        return n
 
     @property
     def chouette(self):
@@ -106,15 +129,40 @@ class Board:
     # --- committing ---------------------------------------------------------------------------------
 
     def _commit(self, ev):
-        self._apply(ev)
-        seq = 0
-        if self.journal is not None:
-            seq = self.journal.append(ev)
-            if self.journal.needs_compact:  # the snapshot includes ev: after its append
-                self.journal.compact(self.snapshot())
+        # Applying an event is how it is checked (bgcore refuses what is not allowed) and
+        # fills in what the host is told; it is stored before anyone hears of it. If either
+        # fails, RAM goes back to what the journal holds (as after a power cut) and the
+        # action is refused: nothing has changed.
+        journal = self.journal
+        try:
+            if journal is not None and journal.needs_compact:  # it failed after an append:
+                journal.compact(self.snapshot())  # again, before this event, or it fills up
+            self._apply(ev)
+            seq = journal.append(ev) if journal is not None else 0
+        except Exception as e:  # noqa: B902 - OSError, MemoryError, a rule: all the same
+            if journal is None:
+                raise
+            self.put_back(ev["moves"] if ev["ev"] == "play" else None)
+            why = str(e) if isinstance(e, ValueError) else \
+                "the board could not store it (%s %s): nothing changed" % (type(e).__name__, e)
+            self.refuse(why)
+            raise NotCommitted(why)
         msg = dict(ev)
         msg["seq"] = seq
         self.emit(msg)
+
+    def put_back(self, moves=None):
+        """Back to what the journal holds (after a failed commit, or a fault that may have
+        left the state half changed), and the checkers read again at the next tick. moves:
+        the play that was not stored, made again as the turn's moves: its checkers still
+        stand where they were played."""
+        self._restore()
+        game = self.match.game if self.match is not None else None
+        if game is not None and game.turn is not None and not game.is_over():
+            if moves:
+                _replay(game, moves)
+            self.tracker = Tracker(game.turn, game.player)
+        self._stale = True
 
     def _apply(self, ev):
         kind = ev["ev"]
@@ -364,7 +412,10 @@ class Board:
     def on_sensed(self, sensed):
         """The sensed board (board.tracker.Sensed) after a stable change."""
         self.sensed = sensed
-        self._update()
+        try:
+            self._update()  # may commit: the game's start, the winning play
+        except NotCommitted:
+            pass  # refused and shown
 
     def on_buttons(self, mask):
         try:
@@ -380,6 +431,8 @@ class Board:
                 self.verify()
             if mask & MENU and self.phase == IDLE:
                 self.new_match(self.settings["length"], Rules.from_dict(self.settings["rules"]))
+        except NotCommitted:
+            pass  # refused and shown
         except ValueError as e:
             self.refuse(str(e))
 
@@ -393,10 +446,14 @@ class Board:
     def tick(self):
         """Time passes: a no-play roll passes, a refusal's sign ends."""
         now = self.clock.ticks_ms()
+        if self._stale:
+            self._stale = False
+            self._timed(self._finish_game)  # a result that failed to be stored, again
+            self._timed(self._update)
         if self.pass_at is not None and self.clock.ticks_diff(now, self.pass_at) >= PASS_MS:
             self.pass_at = None
             if self.match is not None and self.phase == PLAYING:
-                self._accept_play()
+                self._timed(self._accept_play)
                 self.draw()
         if self.last_off_at is not None:
             if self.clock.ticks_diff(now, self.last_off_at) >= LAST_OFF_MS:
@@ -410,6 +467,15 @@ class Board:
             if self.clock.ticks_diff(now, self.refused_until) >= REFUSED_MS:
                 self.refused_until = None
                 self.draw()
+
+    def _timed(self, action):
+        # What time does on its own is refused like a button press when it cannot be done.
+        try:
+            action()
+        except NotCommitted:
+            pass  # refused and shown
+        except ValueError as e:
+            self.refuse(str(e))
 
     # --- the board's eyes -------------------------------------------------------------------------
 

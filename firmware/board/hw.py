@@ -119,3 +119,23 @@ class Supply:
     def external(self):
         """True on the board's own 5 V supply, False on USB power alone."""
         raise NotImplementedError
+
+
+class Watchdog:
+    """Resets the board when the firmware stops feeding it: a hang becomes a clean resume
+    from the journal."""
+
+    def start(self, timeout_ms):
+        """Arm it; from now on feed() must come within timeout_ms."""
+        raise NotImplementedError
+
+    def feed(self):
+        raise NotImplementedError
+
+    def stop(self):
+        """Disarm it (the host took the board to its REPL: flashing takes longer)."""
+        raise NotImplementedError
+
+    def caused_reset(self):
+        """True if the last reset was this watchdog's."""
+        raise NotImplementedError

@@ -9,12 +9,15 @@
 #                                      "snap": snapshot dict or null}
 #   event               TAG "e<seq>", JSON the event as given (its "seq" is the TAG's)
 # The snapshot is the state after event B (null and B 0: the empty start). Events follow with
-# seq F, F+1, ... (F <= B + 1): those up to B are kept only for since(). A line that is torn
-# (no newline), fails its CRC or breaks the sequence ends the journal; opening repairs the file
-# so appends never follow a broken line.
+# seq F, F+1, ... (F <= B + 1): those up to B are kept only for since(). A line that fails its
+# CRC (an append that failed or was cut off, ended by "!\n" before the next) is passed
+# over when the next intact line continues the sequence: it never held a committed event. An
+# intact line that breaks the sequence ends the journal; opening repairs the file so appends
+# never follow a broken line.
 #
-# Power cuts: an append only adds at the end (a cut leaves at most a torn last line, which
-# is dropped); everything rewritten (creation, compaction, repair) is written whole to
+# Power cuts and failed writes: an append only adds at the end (a cut leaves at most a torn
+# last line, which the next append first ends with a newline); everything rewritten
+# (creation, compaction, repair) is written whole to
 # "journal.new", which then replaces the journal by an atomic rename. A leftover
 # "journal.new" is an unfinished rewrite and is removed on opening.
 
@@ -24,6 +27,7 @@ import json
 import random
 
 _NEW = ".new"
+_MEND = b"!\n"  # ends a torn line: no record ends in "!" (JSON does not), so it stays bad
 _BAD = ".bad"
 _ENOSPC = 28
 _EIO = 5
@@ -189,7 +193,7 @@ def _number(line, start, end, base):
 def _check(line):
     """Where the JSON of a whole, intact line starts (after TAG and its space), or 0."""
     n = len(line)
-    if n < 13 or line[n - 1] != 10 or line[8] != 32:
+    if n < 13 or line[n - 1] != 10 or line[8] != 32 or line[n - 2] == 33:  # _MEND
         return 0
     crc = _number(line, 0, 8, 16)
     if crc < 0:
@@ -222,8 +226,8 @@ class Journal:
         self.name = name
         self.max_bytes = max_bytes
         self.keep = keep
-        self._snapshot = snapshot
-        self.compact_error = None
+        self.snapshot = snapshot  # board.controller.Board sets its own
+        self.compact_error = None  # why the last compaction inside append() failed
         self._open()
 
     # -- reading ----------------------------------------------------------------------
@@ -271,10 +275,7 @@ class Journal:
         lines = self._event_lines()
         try:
             for line, j, seq in lines:
-                if seq < 0:
-                    self.status = "read error"  # the flash changed under us
-                    return
-                if seq > after:
+                if seq > after:  # a failed append's line (seq -1) is passed over
                     event = _json_at(line, j)
                     event["seq"] = seq
                     yield event
@@ -306,6 +307,8 @@ class Journal:
         seq; it is on flash when this returns."""
         if self._broken:
             self._open()
+        elif self._torn:
+            self._mend()
         if "seq" in event:
             raise ValueError("event has a seq")
         seq = self.last_seq + 1
@@ -317,13 +320,13 @@ class Journal:
         try:
             self.storage.append(self.name, line)
         except OSError:
-            self._broken = True  # a part of the line may be there: repair before the next
+            self._torn = True  # a part of the line may be there: ended before the next
             raise
         self.last_seq = seq
         self._size += len(line)
-        if self._snapshot is not None and self.needs_compact:
+        if self.snapshot is not None and self.needs_compact:
             try:
-                self.compact(self._snapshot())
+                self.compact(self.snapshot())
                 self.compact_error = None
             except Exception as e:  # the event is stored; compaction is tried again later
                 self.compact_error = e
@@ -361,13 +364,29 @@ class Journal:
 
     # -- opening and rewriting ---------------------------------------------------------
     def _open(self):
+        # Until it is read (and repaired) whole: a write that fails in a repair leaves it
+        # broken, and the next append opens it again.
+        self._broken = True
+        self._torn = False
+        self._read()
+        self._broken = False
+
+    def _mend(self):
+        # After a failed append: whatever part of its line reached the flash is ended, so
+        # that the next line starts whole (two bytes more, not a rewrite). Not with a bare
+        # newline: a line cut just before its newline would then read as intact.
+        self.storage.append(self.name, _MEND)
+        self._size = self.storage.size(self.name) or 0
+        self._torn = False
+
+    def _read(self):
         """Read the journal, repairing a torn or corrupt end; status tells what was found:
-        "ok", "new" (no journal), "repaired" (dropped bytes were cut off the end) or
+        "ok", "new" (no journal), "repaired" (dropped bytes were cut off the end, or a torn
+        last line ended) or
         "corrupt" (unreadable: started empty, the old file kept as self.kept: <name>.bad,
         or .bad-2, .bad-3... when earlier ones are still there)."""
         st = self.storage
         name = self.name
-        self._broken = False
         self.dropped = 0
         self.kept = None  # where an unreadable journal was set aside
         self.status = "ok"
@@ -388,19 +407,33 @@ class Journal:
                 hdr["snap"] = None  # not held through the scan: a repair reads it again
                 size = len(line)
                 last = hdr["first"] - 1
+                passed = 0  # lines not intact since the last event: kept if one follows
+                torn = False
                 while True:
                     line = f.next()
                     if not line:
                         break
                     j = _check(line)
-                    if not j or _seq(line, j) != last + 1:
-                        self.dropped = len(line)
-                        break
+                    if not j:
+                        passed += len(line)
+                        torn = line[-1] != 10
+                        continue
+                    if _seq(line, j) != last + 1:
+                        break  # an intact line out of sequence: the journal ends before it
                     last += 1
-                    size += len(line)
-                while line:
-                    line = f.next()
-                    self.dropped += len(line)
+                    size += passed + len(line)
+                    passed = 0
+                    torn = False
+                if line:
+                    self.dropped = passed
+                    while line:
+                        self.dropped += len(line)
+                        line = f.next()
+                else:  # only failed appends after the last event: ended, kept
+                    size += passed
+                    self._torn = torn
+                    if torn:
+                        self.status = "repaired"
         finally:
             f.close()
         if hdr is None:
@@ -475,7 +508,9 @@ class Journal:
                 lines = self._event_lines()
                 try:
                     for line, _, seq in lines:
-                        if seq < 0 or seq > expect:
+                        if seq < 0:
+                            continue  # a failed append's line: left out
+                        if seq > expect:
                             break
                         if seq == expect:
                             out.write(line)

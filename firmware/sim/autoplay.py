@@ -103,7 +103,10 @@ class Autoplay:
             self.press(TAKE if self.chance(self.take_pct) else DROP)
             return
         if game.resignation is not None:
-            board.answer_resignation(True)
+            try:
+                board.answer_resignation(True)
+            except ValueError:
+                pass  # refused (a write failed): the next step answers again
             return
         turn = game.turn
         if turn is not None and not turn.can_end():
@@ -149,7 +152,10 @@ class Autoplay:
         self.vb.act(actions)
         self.vb.wait(200)
         board = self.vb.board
-        board.settle()  # what the opponent's next action does first
+        try:
+            board.settle()  # what the opponent's next action does first
+        except ValueError:
+            return  # refused (a write failed): shown, and the next step tries again
         if board.tracker is None:
             return  # the play ended the game
         if board.reading.state != STEADY or not turn.can_end() or turn.position != after:

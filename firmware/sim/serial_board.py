@@ -38,8 +38,9 @@ AUTOPLAY = "autoplay.json"  # the simulated players' figures, in the flash folde
 CHUNK = 256
 
 
-class Gone(Exception):
-    """The line's other side closed it for good (stdin ended)."""
+class Gone(BaseException):
+    """The line's other side closed it for good (stdin ended). Not an Exception: like a
+    Pico's KeyboardInterrupt it ends the loop, which survives every fault."""
 
 
 def _ticks():

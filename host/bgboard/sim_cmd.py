@@ -41,7 +41,7 @@ def default_image():
 @click.option("--speed", type=click.FloatRange(0), default=None,
               help="Simulated time against real time (0: as fast as it goes). Default 1, "
                    "or 0 with --autoplay.")
-@click.option("--heap", default="256K", show_default=True, callback=lambda c, p, v: _heap(v),
+@click.option("--heap", default="288K", show_default=True, callback=lambda c, p, v: _heap(v),
               help="MicroPython heap (-X heapsize): bytes, or with K or M.")
 @click.option("--autoplay", is_flag=True,
               help="Simulated hands play (clumsily: slides, knocks, wrong points corrected); "

@@ -20,8 +20,11 @@ class FaultyStorage(FlashStorage):
 
     def _step(self):
         if 0 <= self.cut_at <= self.steps:
-            raise PowerCut("power cut at step %d" % self.steps)
+            self._fail("")
         self.steps += 1
+
+    def _fail(self, where):
+        raise PowerCut("power cut at step %d%s" % (self.steps, where))
 
     def open(self, name, mode="rb"):
         if "r" in mode:
@@ -53,7 +56,7 @@ class _File:
                 self._f.write(data[:room])
                 st.steps += room
             self._f.flush()
-            raise PowerCut("power cut at step %d (in a write)" % st.steps)
+            st._fail(" (in a write)")
         self._f.write(data)
         st.steps += len(data)
         return len(data)
@@ -69,3 +72,29 @@ class _File:
 
     def __exit__(self, *exc):
         self._f.close()
+
+
+class FailingStorage(FaultyStorage):
+    """A flash whose writes fail now and then with OSError 28 (full, or a worn block), the
+    board staying powered: the step at which one fails (counted as above; a write may fail
+    in its middle, leaving a part of its bytes) raises, and the next steps work until the
+    next failure. fail_next() makes the next step fail; with rng (randint) and span, a
+    failure comes every 1..span steps at random. failures counts them."""
+
+    def __init__(self, root, rng=None, span=0):
+        super().__init__(root)
+        self.rng = rng
+        self.span = span
+        self.failures = 0
+        self._arm()
+
+    def _arm(self):
+        self.cut_at = self.steps + self.rng.randint(1, self.span) if self.rng else -1
+
+    def fail_next(self):
+        self.cut_at = self.steps
+
+    def _fail(self, where):
+        self.failures += 1
+        self._arm()
+        raise OSError(28, "no space at step %d%s" % (self.steps, where))
