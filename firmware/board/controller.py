@@ -158,10 +158,9 @@ class Board:
         stand where they were played."""
         self._restore()
         game = self.match.game if self.match is not None else None
-        if game is not None and game.turn is not None and not game.is_over():
-            if moves:
-                _replay(game, moves)
-            self.tracker = Tracker(game.turn, game.player)
+        if moves and game is not None and game.turn is not None and not game.is_over():
+            _replay(game, moves)
+        self._follow_turn(False)  # nothing committed here: the next tick looks
         self._stale = True
 
     def _apply(self, ev):
@@ -396,8 +395,8 @@ class Board:
         if m is not None and m.is_over():
             self._commit({"ev": "match_over", "winner": m.winner, "score": m.score})
 
-    def _follow_turn(self):
-        # A new roll: track it on the board.
+    def _follow_turn(self, update=True):
+        # A new roll: track it on the board (a no-play roll passes after PASS_MS).
         game = self.match.game if self.match else None
         self.tracker = None
         if game is None or game.turn is None or game.is_over():
@@ -405,7 +404,8 @@ class Board:
         self.tracker = Tracker(game.turn, game.player)
         if not game.turn.required:
             self.pass_at = self.clock.ticks_ms()
-        self._update()
+        if update:
+            self._update()
 
     # --- inputs -----------------------------------------------------------------------------------
 

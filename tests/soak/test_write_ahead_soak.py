@@ -27,10 +27,9 @@ def test_writes_failing_at_random_never_put_the_board_ahead_of_its_journal():
     # Matches by clumsy simulated hands while the flash fails a write every 1..8000 steps
     # (bytes, opens, renames) at random, compactions included: every refused action is
     # done again by the players, every play committed is the hands' play, and each event
-    # the host is told is the one on flash, each once, in order. 3000 steps each: match 2
-    # stalls after about 80 plays (a refused action the players do not get past; #15).
+    # the host is told is the one on flash, each once, in order.
     failures = events = 0
-    for seed in (1, 2):
+    for seed in (1, 2, 3):
         world = World(seed)
         from board.controller import IDLE
         from board.journal import Journal
@@ -66,11 +65,11 @@ def test_writes_failing_at_random_never_put_the_board_ahead_of_its_journal():
                 except ValueError:
                     pass
             steps = 0
-            while vb.board.phase != IDLE and steps < 3000:  # match 2 stalls: see #15
+            while vb.board.phase != IDLE:
                 ap.step()
                 steps += 1
+                assert steps < 20000, "match %d does not end" % seed
             check_autoplay(ap, "match %d" % seed)
-            assert ap.plays >= 40, (seed, ap.plays)
             assert told[0] == journal.last_seq and journal.base_seq > 0  # it compacted
             assert vb.board.snapshot() == _replayed(path)
             failures += storage.failures
@@ -80,5 +79,5 @@ def test_writes_failing_at_random_never_put_the_board_ahead_of_its_journal():
             gc.collect()
             rmtree(path)
     assert failures >= 5, failures
-    print("write ahead: %d events, %d failed writes in 2 matches, none of them seen in the "
+    print("write ahead: %d events, %d failed writes in 3 matches, none of them seen in the "
           "journal" % (events, failures))
