@@ -559,6 +559,11 @@ class PicoBoard:
     def set_pin(self, pin, level):
         self.emulator.send("I", bytes((pin, level)))
 
+    def hang_adc(self):
+        """The ADC stops completing conversions until the chip restarts: the firmware's
+        scan waits for it forever, and only the watchdog gets the board out."""
+        self.emulator.send("H")
+
     def press(self, name, hold_ms=80):
         """Press a button (roll, double, take, drop, undo_verify, menu) for hold_ms."""
         pin = self.pins.buttons[name]

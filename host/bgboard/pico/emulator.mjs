@@ -14,6 +14,8 @@
 //                   I pin levels: pairs of bytes (pin, 0/1)   W alarm at time (float64 us)
 //                   G go on after T   P speed (float64: 0 as fast as it can, 1 real time)
 //                   Q stop (after the flash file is written)
+//                   H the ADC hangs: no conversion completes until the chip restarts (a
+//                     fault only the watchdog gets the firmware out of)
 // A power cut is the parent killing this process: every flash erase and program is written
 // through to the file as it happens, so the file holds what a Pico's flash would.
 import fs from 'node:fs';
@@ -173,13 +175,18 @@ function boot(reason, wdReason = 0) {
   watchdog.reason = wdReason;
   watchdog.onWatchdogTrigger = () => {
     rebootWanted = watchdog.reason || 1;
+    // rp2040js 1.4.1 reschedules its decrementing alarm at 0 ns after it fires, forever
+    // (the emulated clock stands still): stopped here, the chip is replaced anyway.
+    watchdog.alarm.enable = false;
   };
+  adcHung = false;
   wirePins();
   wireUsb();
   core.PC = 0x10000000; // boot2 from flash (the ROM's own flash boot needs the SSI)
   send('R', Buffer.from(reason));
 }
 let rebootWanted = 0;
+let adcHung = false;
 
 // --- USB CDC: bytes both ways, held until there is room --------------------------------------
 
@@ -246,6 +253,7 @@ function wirePins() {
   const adc = chip.adc;
   const channel = pins.adc - 26;
   adc.onADCRead = (ch) => {
+    if (adcHung) return; // READY never comes
     let value = 0; // an unpowered bank reads 0 V
     if (ch === channel && enabled()) {
       const bank = bit(pins.bank[0]) | (bit(pins.bank[1]) << 1) | (bit(pins.bank[2]) << 2);
@@ -329,6 +337,9 @@ function receive(type, body) {
     case 'Q':
       stop();
       return;
+    case 'H':
+      adcHung = true;
+      break;
     default:
       fail(`unknown frame ${JSON.stringify(type)} from the parent`);
   }
