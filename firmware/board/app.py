@@ -111,6 +111,8 @@ class App:
         if self.journal.kept:  # set aside at this start: the host may fetch it
             out["kept"] = self.journal.kept
             out["kept_why"] = self.journal_error or self.journal.status
+        if self.journal.lost:  # a damaged line cut these off: the journal's id is new
+            out["lost"] = list(self.journal.lost)
         return out
 
     # --- one turn of the loop ---------------------------------------------------------------

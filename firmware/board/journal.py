@@ -210,6 +210,10 @@ def _seq(line, j):
     return _number(line, 10, j - 1, 10)
 
 
+def _new_id():
+    return 100000000 + random.getrandbits(29)  # 9 digits: a header's size is fixed
+
+
 class Journal:
     def __init__(self, storage, max_bytes=32768, keep=128, snapshot=None, name="journal"):
         """storage: a FlashStorage (or a directory name for one). max_bytes: the journal
@@ -388,7 +392,8 @@ class Journal:
         st = self.storage
         name = self.name
         self.dropped = 0
-        self.kept = None  # where an unreadable journal was set aside
+        self.kept = None  # where an unreadable or damaged journal was set aside
+        self.lost = None  # (first, last) seq of committed events a damaged line cut off
         self.status = "ok"
         self.last_seq = 0
         st.remove(name + _NEW)
@@ -424,10 +429,14 @@ class Journal:
                     size += passed + len(line)
                     passed = 0
                     torn = False
+                newest = 0  # the newest intact event after the damage
                 if line:
                     self.dropped = passed
                     while line:
                         self.dropped += len(line)
+                        j = _check(line)
+                        if j and _seq(line, j) > newest:
+                            newest = _seq(line, j)
                         line = f.next()
                 else:  # only failed appends after the last event: ended, kept
                     size += passed
@@ -453,6 +462,10 @@ class Journal:
             self.status = "repaired"
             hdr = self._header()
             hdr["first"] = self._first
+            if newest > last:  # committed events are cut off: a new timeline, and the
+                self.lost = (last + 1, newest)  # damaged file kept as it was
+                self.kept = self._keep_copy()
+                self.id = hdr["id"] = _new_id()
             self._rewrite(hdr, max(last, self._base))
 
     def set_aside(self):
@@ -466,11 +479,34 @@ class Journal:
     def _keep_aside(self):
         # Rename the journal to a free name: <name>.bad, then .bad-2, .bad-3...; every one
         # is kept (never overwritten) until the host has fetched it. Returns the name.
+        kept = self._free_name()
+        self.storage.rename(self.name, kept)
+        return kept
+
+    def _keep_copy(self):
+        # Copy the journal to a free name (the repair still reads it), a chunk at a time.
+        kept = self._free_name()
+        src = self.storage.open(self.name, "rb")
+        try:
+            out = self.storage.open(kept, "wb")
+            try:
+                buf = bytearray(_CHUNK)
+                while True:
+                    n = src.readinto(buf)
+                    if not n:
+                        break
+                    out.write(buf if n == _CHUNK else buf[:n])
+            finally:
+                out.close()
+        finally:
+            src.close()
+        return kept
+
+    def _free_name(self):
         n = 1
         while True:
             kept = self.name + _BAD + ("-%d" % n if n > 1 else "")
             if self.storage.size(kept) is None:
-                self.storage.rename(self.name, kept)
                 return kept
             n += 1
 
@@ -492,7 +528,7 @@ class Journal:
         return hdr
 
     def _create(self):
-        self.id = 100000000 + random.getrandbits(29)  # 9 digits: a header's size is fixed
+        self.id = _new_id()
         self._rewrite({"id": self.id, "base": 0, "first": 1, "snap": None}, 0)
 
     def _rewrite(self, hdr, upto):

@@ -278,10 +278,17 @@ def test_corrupt_line_in_the_middle():
         at = whole.index(lines[3])  # event 3
         flipped = whole[: at + 20] + bytes([whole[at + 20] ^ 1]) + whole[at + 21 :]
         _put(d, flipped)
+        old = j.id
         j = Journal(FlashStorage(d))
         assert j.status == "repaired" and j.last_seq == 2
         _check_events(list(j.since(0)), 1, 2)
+        # Events 3..5 were committed (a host may have them): the journal goes on under a new
+        # id, so that its new 3.. are never taken for the old ones, and says what was lost.
+        assert j.id != old and j.lost == (3, 5)
+        assert j.kept == "journal.bad" and _raw(d, "journal.bad") == flipped
         assert j.append(_event(3)) == 3
+        j = Journal(FlashStorage(d))
+        assert j.status == "ok" and j.lost is None and j.kept is None and j.last_seq == 3
     finally:
         rmtree(d)
 
