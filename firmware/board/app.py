@@ -22,6 +22,7 @@ LED_MS = 20  # a new LED frame waits at most this long to be shown
 CALIBRATION = "calibration.json"
 JOURNAL_PAGE = 6  # events per reply to "journal": a reply line stays about 1 KB
 JOURNAL_BYTES = 32768  # the journal's budget on flash
+KEPT_PAGE = 512  # bytes of a kept journal per reply to "kept": base64, about 700 characters
 LEDS_MS = 100  # the lit LEDs go to the host at most this often (live views)
 MEM_MS = 1000  # the free heap is sampled (the least: "mem") and the supply read this often
 FAULT_MS = 1000  # a fault that repeats is reported at most this often (all are counted)
@@ -336,6 +337,8 @@ class App:
             return self._calibrate(args.get("step", "empty"))
         elif cmd == "journal":
             return self._journal(args["since"])
+        elif cmd == "kept":
+            return self._kept(args.get("name"), args.get("offset", 0))
         elif cmd == "mem":
             return {"free": _mem_free(), "least_free": self.least_free,
                     "largest": _largest_block()}
@@ -376,6 +379,30 @@ class App:
         page = list(events)
         more = len(page) > JOURNAL_PAGE
         return {"events": page[:JOURNAL_PAGE], "more": more}
+
+    def _kept(self, name, offset):
+        # The journals set aside (unreadable, damaged, or no longer replayable): their names
+        # and sizes, or a page of one in base64 (a damaged file may hold any byte).
+        st = self.hw.storage
+        prefix = self.journal.name + ".bad"
+        if name is None:
+            return {"files": [[n, st.size(n)] for n in sorted(st.names())
+                              if n.startswith(prefix)]}
+        size = st.size(name) if name.startswith(prefix) and "/" not in name else None
+        if size is None:
+            raise CommandError("kept: no journal kept as %r" % name[:32])
+        if offset < 0:
+            raise CommandError("kept: offset is 0 or more")
+        import binascii
+
+        f = st.open(name, "rb")
+        try:
+            f.seek(offset)
+            data = f.read(KEPT_PAGE)
+        finally:
+            f.close()
+        return {"name": name, "offset": offset, "size": size,
+                "data": binascii.b2a_base64(data).decode().strip()}
 
     def _ledtest(self):
         r = self.renderer

@@ -41,6 +41,7 @@ COMMANDS = {
     "ledtest": {},
     "calibrate": {"step": ("str", False)},
     "journal": {"since": ("int", True)},
+    "kept": {"name": ("str", False), "offset": ("int", False)},  # journals set aside
     "mem": {},
 }
 

@@ -472,7 +472,7 @@ def export(journal, fmt, output, which, white, black):
     names = (_check_name(white, "--white"), _check_name(black, "--black"))
     problems = []
     try:
-        with open(journal, encoding="utf-8") as f:
+        with open(journal, encoding="utf-8", errors="replace") as f:  # a damaged line: skipped
             events = read_journal(f, problems)
     except (OSError, UnicodeDecodeError) as e:
         raise click.UsageError("cannot read %s: %s" % (journal, e)) from None
@@ -631,4 +631,52 @@ def monitor(port, white, black, once, keep):
         link.close()
 
 
-COMMANDS = [ports, monitor, log, export, send, calibrate]
+@click.command()
+@port_option
+@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False), default=".",
+              show_default=True, help="Folder to save them in.")
+def kept(port, out_dir):
+    """Download the journals the board has kept aside (damaged, or no longer replayable
+    after a firmware update: its hello names them) into a folder. `bgboard export` reads
+    them."""
+    import base64
+
+    link = open_link(port)
+    _connect(link)
+    try:
+        files = link.command("kept")["files"]
+        if not files:
+            click.echo("the board keeps no journal aside")
+            return
+        try:
+            os.makedirs(out_dir, exist_ok=True)
+        except OSError as e:
+            raise click.BadParameter("cannot make %s: %s" % (out_dir, e.strerror),
+                                     param_hint="--output") from None
+        for name, size in files:
+            data = bytearray()
+            while len(data) < size:
+                page = base64.b64decode(link.command("kept", name=name,
+                                                     offset=len(data))["data"])
+                if not page:
+                    break  # it shrank under us: what there was
+                data += page
+                _err("%s: %d of %d bytes" % (name, len(data), size))
+            path = os.path.join(out_dir, name)
+            try:
+                with open(path + ".tmp", "wb") as f:  # the bytes as they are: damage too
+                    f.write(data)
+                os.replace(path + ".tmp", path)
+            except OSError as e:
+                raise click.BadParameter("cannot write %s: %s" % (path, e.strerror),
+                                         param_hint="--output") from None
+            click.echo("%s (%d bytes)" % (path, len(data)))
+    except Refused as e:
+        raise click.UsageError(str(e)) from None
+    except LinkError as e:
+        raise LinkFailure(str(e)) from None
+    finally:
+        link.close()
+
+
+COMMANDS = [ports, monitor, log, export, send, calibrate, kept]

@@ -27,6 +27,9 @@ take or drop. The per-member settlements of each game are in its result (`settle
 summed in the MatchLog's `balance`.
 """
 
+import json
+import re
+import zlib
 from collections import namedtuple
 
 from bgboard.link import is_int
@@ -408,17 +411,41 @@ def build_matches(events, problems=None):
     return matches
 
 
+_BOARD_LINE = re.compile(r"([0-9a-f]{8}) (e([0-9]+) (.*))$")
+
+
+def _board_line(line):
+    # A line of the board's own journal file (board/journal.py: "CRC32 eSEQ JSON", as
+    # `bgboard kept` downloads it): the event with its seq; None for the header, a line
+    # that fails its check, or any other line.
+    m = _BOARD_LINE.match(line)
+    if m is None or zlib.crc32(m.group(2).encode()) != int(m.group(1), 16):
+        return None
+    try:
+        ev = json.loads(m.group(4))
+    except ValueError:
+        return None
+    if not isinstance(ev, dict):
+        return None
+    ev["seq"] = int(m.group(3))
+    return ev
+
+
 def read_journal(lines, problems=None):
-    """The events of a journal file's lines (JSON, one per line, as `bgboard log` writes),
-    with the `{"journal": ID, ...}` notes that say where a new board journal begins (seqs
-    start again there; build_matches understands them). Other lines are skipped."""
-    import json
+    """The events of a journal file's lines (JSON, one per line, as `bgboard log` writes,
+    or the board's own "CRC eSEQ JSON" lines, as `bgboard kept` downloads them), with the
+    `{"journal": ID, ...}` notes that say where a new board journal begins (seqs start
+    again there; build_matches understands them). Other lines are skipped."""
 
     events = []
     journal = None
     for n, line in enumerate(lines, 1):
         line = line.strip()
         if not line:
+            continue
+        ev = _board_line(line)
+        if ev is not None:
+            events.append(ev)
             continue
         try:
             obj = json.loads(line)

@@ -1,0 +1,56 @@
+"""A damaged journal on the virtual board (the same firmware a Pico runs): the board starts
+on a new journal, says what it lost and what it kept in its hello, and `bgboard kept`
+downloads the kept file byte for byte, which `bgboard export` reads."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+from bgboard.events import read_journal
+
+BIN = os.path.dirname(sys.executable)
+
+
+def _bgboard(*args, timeout=300):
+    return subprocess.run([os.path.join(BIN, "bgboard")] + list(args), capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_a_damaged_journal_is_kept_named_in_hello_and_downloaded_whole(tmp_path):
+    flash = tmp_path / "flash"
+    run = _bgboard("sim", "--autoplay", "--seed", "3", "--match", "1", "--flash", str(flash))
+    assert run.returncode == 0, run.stderr[-2000:]
+    journal = flash / "journal"
+    lines = journal.read_bytes().split(b"\n")
+    events = [i for i, line in enumerate(lines) if line[9:10] == b"e"]
+    hit = events[len(events) // 2]
+    seq = int(lines[hit][10:lines[hit].index(b" ", 10)])
+    lines[hit] = lines[hit][:20] + bytes([lines[hit][20] ^ 1]) + lines[hit][21:]  # one bit
+    damaged = b"\n".join(lines)
+    journal.write_bytes(damaged)
+    last = int(lines[events[-1]][10:lines[events[-1]].index(b" ", 10)])
+
+    sim = subprocess.Popen([os.path.join(BIN, "bgboard"), "sim", "--flash", str(flash)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = sim.stdout.readline().split()[1]
+        hello = json.loads(_bgboard("send", "hello", "--port", port).stdout)
+        assert hello["kept"] == "journal.bad" and hello["lost"] == [seq, last], hello
+        assert hello["seq"] == seq - 1
+        out = tmp_path / "out"
+        got = _bgboard("kept", "--port", port, "-o", str(out))
+        assert got.returncode == 0, got.stderr
+        assert (out / "journal.bad").read_bytes() == damaged
+        # Every intact event is in it; the damaged one fails its check and is skipped.
+        with open(out / "journal.bad", encoding="utf-8", errors="replace") as f:
+            seqs = [e["seq"] for e in read_journal(f)]
+        assert seqs == [s for s in range(1, last + 1) if s != seq]
+        refused = subprocess.run([os.path.join(BIN, "bgboard"), "kept", "--port", port,
+                                  "-o", "/proc/nope"], capture_output=True, text=True,
+                                 timeout=120)
+        assert refused.returncode == 2 and "/proc/nope" in refused.stderr
+    finally:
+        sim.send_signal(signal.SIGINT)
+        sim.wait(20)
