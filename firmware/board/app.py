@@ -95,7 +95,11 @@ class App:
             n = 0
         self.protocol.send(self.protocol.hello())
         try:
-            self.board.draw()
+            if self.journal.kept:  # the LEDs' error sign, as for a refused action
+                self.board.refuse("a journal was kept aside as %s: %s" % (
+                    self.journal.kept, self.info()["kept_why"]))
+            else:
+                self.board.draw()
         except Exception as e:  # noqa: B902 - no LEDs is no reason not to start
             self._fault("leds", e)
         return n

@@ -45,6 +45,9 @@ def test_a_journal_that_will_not_replay_is_kept_aside_and_the_board_starts_clean
         assert hello["kept"] == "journal.bad" and hello["journal"] != old_id
         assert "before" in hello["kept_why"] or "Error" in hello["kept_why"], hello
         assert _raw(path, "journal.bad") == stored  # kept as it was, never deleted
+        sign = json.loads(link.sent[0].decode())  # and the LEDs show the error sign
+        assert sign["live"] == "refused" and "journal.bad" in sign["reason"]
+        assert app.board.refused_until is not None
         assert app.board.state()["phase"] == "idle"
 
         # The board goes on: a new match is journaled in the new journal.
