@@ -2,6 +2,7 @@
 send, calibrate. Errors are one line on stderr: exit status 2 for bad input (including a
 command the board refuses), 1 when the board cannot be reached or the link fails."""
 
+import contextlib
 import json
 import os
 import sys
@@ -158,10 +159,18 @@ def _run(port, cmd, **args):
         if ctx.params.get("timeout") is not None:
             timeout = ctx.params["timeout"]
         ctx = ctx.parent
+    with _session(port, timeout) as link:
+        return link.command(cmd, **args)
+
+
+@contextlib.contextmanager
+def _session(port, timeout=5.0):
+    """A connected link for one command line: the board's refusal and a lost link are one
+    line and exit 2."""
     link = open_link(port, timeout=timeout)
     _connect(link)
     try:
-        return link.command(cmd, **args)
+        yield link
     except Refused as e:
         raise click.UsageError(str(e)) from None
     except LinkError as e:
@@ -641,9 +650,7 @@ def kept(port, out_dir):
     them."""
     import base64
 
-    link = open_link(port)
-    _connect(link)
-    try:
+    with _session(port) as link:
         files = link.command("kept")["files"]
         if not files:
             click.echo("the board keeps no journal aside")
@@ -671,12 +678,6 @@ def kept(port, out_dir):
                 raise click.BadParameter("cannot write %s: %s" % (path, e.strerror),
                                          param_hint="--output") from None
             click.echo("%s (%d bytes)" % (path, len(data)))
-    except Refused as e:
-        raise click.UsageError(str(e)) from None
-    except LinkError as e:
-        raise LinkFailure(str(e)) from None
-    finally:
-        link.close()
 
 
 COMMANDS = [ports, monitor, log, export, send, calibrate, kept]
