@@ -4,9 +4,9 @@
 # Everything the board commits is an event (docs/protocol.md). An event is applied to the
 # match by _apply(), journaled, then sent to the host; after a power cut the journal's events
 # are applied again by the same _apply(), so the board resumes exactly at the last committed
-# event. An event that cannot be stored puts RAM back to what the journal holds: the board is
-# never ahead of its flash. A play is committed when the opponent acts on it (throws, doubles, resigns), not
-# when its last checker lands: until then it may be taken back.
+# event. An event that cannot be stored puts RAM back to what the journal holds: the board
+# is never ahead of its flash. A play is committed when the opponent acts on it (throws,
+# doubles, resigns), not when its last checker lands: until then it may be taken back.
 
 from bgcore import Match, Position, Rules, Turn
 from bgcore.position import OFF
@@ -412,10 +412,7 @@ class Board:
     def on_sensed(self, sensed):
         """The sensed board (board.tracker.Sensed) after a stable change."""
         self.sensed = sensed
-        try:
-            self._update()  # may commit: the game's start, the winning play
-        except NotCommitted:
-            pass  # refused and shown
+        self._timed(self._update)  # it may commit: the game's start, the winning play
 
     def on_buttons(self, mask):
         try:
@@ -469,7 +466,8 @@ class Board:
                 self.draw()
 
     def _timed(self, action):
-        # What time does on its own is refused like a button press when it cannot be done.
+        # What time or the sensors do on their own is refused like a button press when it
+        # cannot be done.
         try:
             action()
         except NotCommitted:

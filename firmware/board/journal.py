@@ -16,7 +16,7 @@
 # never follow a broken line.
 #
 # Power cuts and failed writes: an append only adds at the end (a cut leaves at most a torn
-# last line, which the next append first ends with a newline); everything rewritten
+# last line, which the next append first ends with "!\n"); everything rewritten
 # (creation, compaction, repair) is written whole to
 # "journal.new", which then replaces the journal by an atomic rename. A leftover
 # "journal.new" is an unfinished rewrite and is removed on opening.
