@@ -70,20 +70,20 @@ class Enough(BaseException):
     """Ends the loop, as a Ctrl-C would (a BaseException: no fault guard catches it)."""
 
 
-def _run(app, turns):
+def _run(app, scans):
     # The device's loop itself (App.run), its sleeps advancing the simulated clock; ended
-    # after `turns` scans by a BaseException, as a Ctrl-C would end it.
+    # once the watchdog has been fed `scans` more times (once a scan), by a BaseException,
+    # as a Ctrl-C would end it.
     import asyncio
 
     clock = app.hw.clock
-    left = [turns]
-
+    wd = app.hw.watchdog
+    until = wd.feeds + scans
     yield_now = asyncio.sleep
 
     async def sleep_ms(ms):  # each task's sleep moves the clock on, and lets the others run
         clock.advance(max(ms, 1))
-        left[0] -= 1
-        if left[0] < 0:
+        if wd.feeds >= until:
             raise Enough()
         await yield_now(0)
 
@@ -124,9 +124,8 @@ def test_every_task_survives_its_faults_and_tells_the_host():
                 link.feed(b'{"cmd": "new", "kind": "money", "id": 1}')
                 link.feed(b'{"cmd": "new", "kind": "money", "id": 2}')
                 link.feed(b'{"cmd": "new", "kind": "money", "id": 3}')
-            _run(app, 900)
-            wd = app.hw.watchdog
-            assert wd.timeout and wd.feeds > 100, (attr, wd.feeds)  # the loop went on
+            _run(app, 300)  # the loop goes on: call 200 comes
+            assert app.hw.watchdog.timeout == 8000  # armed by the loop
             faults = _faults(link)
             if attr == "storage":
                 replies = [json.loads(s.decode()) for s in link.sent]
@@ -155,6 +154,8 @@ def test_a_fault_in_the_boards_logic_puts_it_back_to_its_journal():
         faults = _faults(link)
         assert faults and faults[0]["task"] == "board", faults
         assert app.board.snapshot() == before  # what the journal holds, and going on
-        assert app.hw.watchdog.feeds > 20
+        link.feed(b'{"cmd": "state", "id": 2}')  # and it answers
+        _run(app, 10)
+        assert json.loads(link.sent[-1].decode())["phase"] == "setup"
     finally:
         rmtree(path)
