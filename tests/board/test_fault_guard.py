@@ -35,6 +35,23 @@ class Flaky:
         return flaky
 
 
+class FlakyLink(LineLink):
+    """A serial link whose readline raises `error` on the calls listed (a stream itself:
+    MicroPython's json.dump writes only to one)."""
+
+    def __init__(self, error, calls):
+        super().__init__()
+        self.error = error
+        self.calls = calls
+        self.n = 0
+
+    def readline(self):
+        self.n += 1
+        if self.n in self.calls:
+            raise self.error
+        return LineLink.readline(self)
+
+
 class Watchdog:
     def __init__(self):
         self.timeout = None
@@ -53,11 +70,11 @@ class Watchdog:
         return False
 
 
-def _app(path, wrap):
+def _app(path, wrap, link=None):
     with open("hardware/pinmap.json") as f:
         leds = json.load(f)["leds"]
     clock = SimClock()
-    link = LineLink()
+    link = link if link is not None else LineLink()
     hw = Hardware(SensorModel(clock, seed=3), clock, Rng(5), FlashStorage(path), link,
                   SimLeds(leds["count"]), SimButtons(), {"leds": leds}, watchdog=Watchdog())
     wrap(hw)
@@ -80,8 +97,11 @@ def _run(app, scans):
     wd = app.hw.watchdog
     until = wd.feeds + scans
     yield_now = asyncio.sleep
+    live = [True]
 
     async def sleep_ms(ms):  # each task's sleep moves the clock on, and lets the others run
+        if not live[0]:  # a task of an earlier run (MicroPython keeps them): it ends here
+            raise asyncio.CancelledError()
         clock.advance(max(ms, 1))
         if wd.feeds >= until:
             raise Enough()
@@ -92,6 +112,8 @@ def _run(app, scans):
         asyncio.run(app.run())
     except Enough:
         pass
+    finally:
+        live[0] = False
 
 
 def _faults(link):
@@ -117,9 +139,10 @@ def test_every_task_survives_its_faults_and_tells_the_host():
         path = tmpdir("bgboard-faults")
         try:
             def wrap(hw):
-                setattr(hw, attr, Flaky(getattr(hw, attr), method, error, calls))
+                if attr != "link":
+                    setattr(hw, attr, Flaky(getattr(hw, attr), method, error, calls))
 
-            app, link = _app(path, wrap)
+            app, link = _app(path, wrap, FlakyLink(error, calls) if attr == "link" else None)
             if attr == "storage":  # a failed write while a command commits: refused
                 link.feed(b'{"cmd": "new", "kind": "money", "id": 1}')
                 link.feed(b'{"cmd": "new", "kind": "money", "id": 2}')
