@@ -79,9 +79,9 @@ pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 # (tests/board, 160K; the whole application with simulated hardware, test_app 232K and
 # test_boot_guard and test_fault_guard 224K: test_app failed at 224K once the fault guard was
 # added), then whole
-# simulated games (tests/soak: 168K; they needed 160K before the write-ahead journal and
-# the fault guard added about 2.9 KB of code on this port, and fail at 160K now; with
-# the journal and power cuts, each restart a fresh interpreter, also 168K: see the files;
+# simulated games (tests/soak: 160K, one physical board for all matches; with the journal
+# and power cuts, each restart a fresh interpreter, 168K: it needed 160K before the
+# write-ahead journal and the fault guard added about 2.9 KB of code on this port;
 # with writes failing at random, 192K: at 168K a put-back cannot read the snapshot line
 # (580 bytes) while the actions that failed still hold the old match).
 # This port is 64-bit: the same objects and code take about 1.6 times the RAM they take on
@@ -94,8 +94,8 @@ test-mpy: bytecode testcode
 	    tests/board/test_fault_guard.py, $(wildcard tests/board/test_*.py)) \
 	  tests/board/test_app.py@232K tests/board/test_boot_guard.py@224K \
 	  tests/board/test_fault_guard.py@224K
-	$(BIN)/python tests/run_mpy_all.py $(MPY) 168K $(SOAK_PATH) tests/soak/soak_games.py \
-	  tests/soak/soak_power.py tests/soak/test_write_ahead_soak.py@192K
+	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(SOAK_PATH) tests/soak/soak_games.py \
+	  tests/soak/soak_power.py@168K tests/soak/test_write_ahead_soak.py@192K
 
 # A whole match on the emulated Pico, logged and imported into gnubg: some 20 minutes, too
 # long for make test (the emulator runs the firmware 3-4 times slower than a Pico).

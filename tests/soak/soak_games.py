@@ -13,6 +13,7 @@ from bgcore import Rules
 from board_support import check_autoplay
 from sim.autoplay import Autoplay
 from sim.virtual import VirtualBoard
+from sim.world import World
 
 
 MATCH_SEEDS = range(1, 56)  # 55 seven-point matches: about 150 games
@@ -20,9 +21,13 @@ MONEY_GAMES = 40
 
 
 def test_hundreds_of_games_with_noisy_sensors_and_clumsy_hands():
+    # One physical board (sensors, checkers, factory calibration), as a player has one,
+    # powered up afresh for each match with other dice and other hands.
+    world = World(1)
     games = plays = 0
     for seed in MATCH_SEEDS:
-        vb = VirtualBoard(seed=seed, clumsy=25)
+        world.table.clear()
+        vb = VirtualBoard(seed=seed, clumsy=25, world=world)
         ap = Autoplay(vb, seed=seed)
         assert ap.play_match(7), "match %d did not finish" % seed
         check_autoplay(ap, "match %d" % seed)
