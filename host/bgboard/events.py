@@ -434,8 +434,8 @@ def _board_line(line):
 def read_journal(lines, problems=None):
     """The events of a journal file's lines (JSON, one per line, as `bgboard log` writes,
     or the board's own "CRC eSEQ JSON" lines, as `bgboard kept` downloads them), with the
-    `{"journal": ID, ...}` notes that say where a new board journal begins (seqs start
-    again there; build_matches understands them). Other lines are skipped."""
+    `{"journal": ID, ...}` notes that say where a new board journal or timeline begins
+    (seqs start again there; build_matches understands them). Other lines are skipped."""
 
     events = []
     journal = None
@@ -456,7 +456,10 @@ def read_journal(lines, problems=None):
         if isinstance(obj, dict) and "ev" in obj:
             events.append(obj)
         elif isinstance(obj, dict) and "journal" in obj:
-            if journal is not None and obj["journal"] != journal:
+            # a new journal, or a new timeline of the same one (bgboard.recorder): the seqs
+            # start again, never merged into the ones before
+            key = (obj["journal"], obj.get("timeline", 1))
+            if journal is not None and key != journal:
                 events.append({"journal": obj["journal"]})
-            journal = obj["journal"]
+            journal = key
     return events

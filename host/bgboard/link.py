@@ -10,7 +10,8 @@
   `timeout` seconds raises CommandTimeout; an `{"error": ...}` reply raises Refused.
 - Events are delivered in seq order, each once: a repeated seq is dropped, a gap (seq
   beyond the next) makes the link read the board's journal (`{"cmd":"journal","since":N}`)
-  before going on. `last_seq` is the last delivered.
+  before going on. `last_seq` is the last delivered; `recent` maps the seqs of the last
+  RECENT delivered to their events (a Recorder seeds it with its current match).
 - Lines that are not protocol (a REPL banner, a traceback, bad JSON, a reply nobody asked
   for) go to `on_problem` and are skipped.
 - When the port goes away and `reconnect` is on, the link keeps trying to open it again,
@@ -19,6 +20,14 @@
   (the board's history restarted) or a `resync` error means reading what the board keeps
   from its start; `on_journal(id)` tells the consumer, between the events of the two
   journals.
+- Timelines: the board's journal may lose events and keep its id (a damaged flash line cut it
+  short; older firmware), then reuse their seqs for new events. A hello or a `resync` saying
+  the journal ends before `last_seq`, or a pushed event whose seq is in `recent` with other
+  content, means the board's history is no longer the one received: the link never merges
+  the two. It says so (one `on_problem` line naming both timelines, `ID.N`), counts
+  `timeline` up (1 for each new journal id) and reads what the board keeps from its first
+  kept event; `on_timeline(id, n)` tells the consumer, between the events of the two
+  timelines. A resent event equal to the one received stays a mere duplicate.
 - A hello with another protocol version is refused with VersionError, naming the firmware to
   flash.
 """
@@ -31,6 +40,7 @@ from bgboard import __version__
 from bgboard.transport import Disconnected, TransportError
 
 PROTOCOL = 1
+RECENT = 512  # delivered events kept to tell a resent event from another one under its seq
 
 
 class LinkError(Exception):
@@ -68,7 +78,7 @@ class Link:
     def __init__(self, opener, name="the board", on_event=None, on_status=None,
                  on_problem=None, on_live=None, on_journal=None, last_seq=0, journal=None,
                  timeout=5.0, reconnect=True, retry_interval=0.5, max_attempts=None,
-                 sync=True):
+                 sync=True, on_timeline=None, timeline=1):
         self.opener = opener
         self.name = name
         self.on_event = on_event
@@ -76,8 +86,11 @@ class Link:
         self.on_problem = on_problem
         self.on_live = on_live
         self.on_journal = on_journal
+        self.on_timeline = on_timeline
         self.last_seq = last_seq
         self.journal = journal
+        self.timeline = timeline
+        self.recent = {}  # seq -> event, the last RECENT delivered
         self.timeout = timeout
         self.reconnect = reconnect
         self.retry_interval = retry_interval
@@ -91,11 +104,14 @@ class Link:
         self._ids = 0
         self._replies = {}
         self._waiting = set()
-        self._ready = collections.deque()  # ("ev", event) or ("journal", id), in order
+        # ("ev", event), ("journal", id) or ("timeline", (id, n)), in order
+        self._ready = collections.deque()
         self._pending = {}  # seq -> event that came before the ones it follows
         self._need_handshake = True
         self._need_sync = False
         self._syncing = False
+        self._diverged = None  # why the board's history is another: a new timeline is due
+        self._from_start = False  # reading a new timeline: it begins at the first kept event
 
     # --- callbacks ---------------------------------------------------------------------------
 
@@ -238,6 +254,13 @@ class Link:
     def _event(self, ev):
         seq = ev["seq"]
         if seq <= self.last_seq or seq in self._pending:
+            known = self.recent.get(seq)
+            # before the hello, the event may be a new journal's: it says which
+            if (known is not None and known != ev and self.sync
+                    and not self._need_handshake):
+                self._diverge("event %d from the board is not the one received under that "
+                              "seq" % seq)
+                return
             self.duplicates += 1
             return
         if self._need_handshake and not self._syncing:
@@ -253,6 +276,9 @@ class Link:
             ev = self._pending.pop(self.last_seq + 1)
             self.last_seq = ev["seq"]
             self._ready.append(("ev", ev))
+            self.recent[ev["seq"]] = ev
+            if len(self.recent) > RECENT:
+                del self.recent[next(iter(self.recent))]  # the oldest: seqs come in order
         for seq in [s for s in self._pending if s <= self.last_seq]:
             del self._pending[seq]
 
@@ -262,6 +288,9 @@ class Link:
             if kind == "journal":
                 if self.on_journal is not None:
                     self.on_journal(item)
+            elif kind == "timeline":
+                if self.on_timeline is not None:
+                    self.on_timeline(*item)
             elif self.on_event is not None:
                 self.on_event(item)
             else:
@@ -285,15 +314,22 @@ class Link:
                    ", or update bgboard" if newer else ""))
         self.hello = msg
         journal = msg.get("journal")
-        if journal is not None and self.journal is not None and journal != self.journal:
+        changed = journal is not None and journal != self.journal
+        if changed and self.journal is not None:
             self._status("the board's journal changed (%s, was %s): reading it again from "
                          "its start" % (journal, self.journal))
             self.last_seq = 0
             self._pending.clear()
-        if journal is not None and journal != self.journal:
+            self.recent.clear()
+            self._diverged = None
+        if changed:
             self._ready.append(("journal", journal))
             self.journal = journal
+            self.timeline = 1
         seq = msg.get("seq")
+        if self.sync and not changed and is_int(seq) and seq < self.last_seq:
+            self._diverge("the board's journal ends at %d, before the last event received "
+                          "(%d)" % (seq, self.last_seq))
         if self.sync and (self._pending or (is_int(seq) and seq != self.last_seq)
                           or not is_int(seq)):
             self._need_sync = True
@@ -310,31 +346,63 @@ class Link:
         self._hello(reply)
         self._need_handshake = False
 
+    def _timeline_name(self, n):
+        """`ID.N`, as the Recorder names the files of timelines 2 on."""
+        return "%s.%d" % (self.journal if self.journal is not None else "0", n)
+
+    def _diverge(self, why):
+        """The board's history is not the one received: a new timeline, once the journal is
+        read (not in the middle of a reply to an older `since`)."""
+        if self._diverged is None:
+            self._diverged = why
+        self._need_sync = True
+
+    def _new_timeline(self, why, start=0):
+        """Read what the board keeps from `start` as a new timeline; what was received stays
+        in the old one (the consumer is told between the two)."""
+        self.timeline += 1
+        self._problem("%s: the board's history is another; the events up to %d stay in "
+                      "timeline %s, what the board keeps is read from its start into timeline "
+                      "%s" % (why, self.last_seq, self._timeline_name(self.timeline - 1),
+                              self._timeline_name(self.timeline)))
+        self._ready.append(("timeline", (self.journal, self.timeline)))
+        self.last_seq = start
+        self._pending.clear()
+        self.recent.clear()
+        self._diverged = None
+        self._from_start = True
+
     def _catch_up(self):
         """Read the journal after last_seq until the board has nothing more."""
         self._syncing = True
         try:
             retried = False
             while True:
+                if self._diverged is not None:
+                    self._new_timeline(self._diverged)
                 try:
                     reply = self.command("journal", since=self.last_seq)
+                    if self._diverged is not None:
+                        continue  # the reply belongs to the old timeline
                 except Refused as e:
                     if e.reply.get("error") != "resync":
                         raise LinkError("the board would not send its journal: %s"
                                         % e.reply.get("error")) from None
+                    if self._diverged is not None:
+                        continue  # refused an older `since`: the new timeline starts anew
                     first, last = e.reply.get("first"), e.reply.get("last")
                     if not (is_int(first) and is_int(last)):
                         raise LinkError("the board asked for a resync without saying what "
                                         "it keeps") from None
                     if self.last_seq < first - 1:
-                        self._problem("events %d..%d are no longer kept by the board: they "
-                                      "are lost" % (self.last_seq + 1, first - 1))
+                        if not self._from_start:  # else they are in the old timeline
+                            self._problem("events %d..%d are no longer kept by the board: "
+                                          "they are lost" % (self.last_seq + 1, first - 1))
                         self.last_seq = first - 1
                     elif self.last_seq > last:
-                        self._problem("the board's journal ends at %d, before the last event "
-                                      "received (%d): going on from %d" % (last, self.last_seq,
-                                                                            last))
-                        self.last_seq = last
+                        self._new_timeline("the board's journal ends at %d, before the last "
+                                           "event received (%d)" % (last, self.last_seq),
+                                           first - 1)
                     else:
                         raise LinkError("the board refused its journal after %d (it keeps "
                                         "%d..%d)" % (self.last_seq, first, last)) from None
@@ -365,7 +433,8 @@ class Link:
                               % (self.last_seq + 1, low - 1, low))
                 self.last_seq = low - 1
                 self._advance()
-            self._need_sync = False
+            self._from_start = False
+            self._need_sync = self._diverged is not None  # seen in the last reply's wait
         finally:
             self._syncing = False
 

@@ -4,16 +4,22 @@ nothing the board committed.
 In DIR:
 - `journal.jsonl`: every event as received, one JSON object per line, appended, flushed and
   fsync'd before anything else happens; `{"journal": ID, "host": "bgboard X"}` lines say
-  where a board journal begins (its seqs start again after such a line). A torn last line
-  (the host died while writing it) is cut off when the folder is opened again.
+  where a board journal begins (its seqs start again after such a line), and
+  `{"journal": ID, "timeline": N, "host": ...}` lines where timeline N of that journal
+  begins (N from 2): the board's journal lost events but kept its id, so its history is no
+  longer the one recorded (bgboard.link); what the board keeps is recorded again from its
+  start after the line, never merged into the lines before. A torn last line (the host died
+  while writing it) is cut off when the folder is opened again.
 - per match, money session or chouette, `match-<journal>-<seq>.mat` /
   `money-<journal>-<seq>.mat` / `chouette-<journal>-<seq>.mat` and
   the `.sgf` beside it (seq: the `match` event's), rewritten after every event through a
-  temporary file and os.replace, so either the old or the new file is there, whole.
+  temporary file and os.replace, so either the old or the new file is there, whole. From
+  timeline 2 on, `<journal>` is `ID.N` (`match-ID.2-<seq>.mat`): an earlier timeline's files
+  are never overwritten.
 
-Opening the folder again continues the journal from its last seq (the link asks the board
-for the events after it) and rewrites the current match's files from the journal: a new
-Recorder on the same folder ends with the same files as one uninterrupted run.
+Opening the folder again continues the journal (its newest timeline) from its last seq (the
+link asks the board for the events after it) and rewrites the current match's files from the
+journal: a new Recorder on the same folder ends with the same files as one uninterrupted run.
 """
 
 import json
@@ -21,6 +27,7 @@ import os
 
 from bgboard import __version__
 from bgboard.events import build_matches
+from bgboard.link import RECENT, is_int
 from bgboard.matfile import DEFAULT_NAMES, mat_text
 from bgboard.sgf import sgf_text
 
@@ -67,8 +74,9 @@ def _fsync_dir(folder):
 
 
 class Recorder:
-    """Records into `out_dir`. Give it to a Link as on_event / on_journal (or call
-    `attach(link)`); `last_seq` and `journal` are where the link should start."""
+    """Records into `out_dir`. Give it to a Link as on_event / on_journal / on_timeline (or
+    call `attach(link)`); `last_seq`, `journal` and `timeline` are where the link should
+    start."""
 
     def __init__(self, out_dir, names=DEFAULT_NAMES, on_problem=None, on_file=None, fsync=True):
         self.dir = out_dir
@@ -79,6 +87,7 @@ class Recorder:
         os.makedirs(out_dir, exist_ok=True)
         self.path = os.path.join(out_dir, JOURNAL)
         self.journal = None
+        self.timeline = 1  # of the journal: 2 on after the board's history changed under its id
         self.last_seq = 0
         self.current = []  # the events of the match in progress (from its `match` event)
         self.files = []  # paths written so far
@@ -124,8 +133,11 @@ class Recorder:
                 if isinstance(seq, int) and seq > self.last_seq:
                     self._take(obj)
             elif "journal" in obj:
-                if obj["journal"] != self.journal:
+                timeline = obj.get("timeline", 1)
+                timeline = timeline if is_int(timeline) else 1
+                if obj["journal"] != self.journal or timeline != self.timeline:
                     self.journal = obj["journal"]
+                    self.timeline = timeline
                     self.last_seq = 0
                     self.current = []
 
@@ -146,8 +158,12 @@ class Recorder:
     def attach(self, link):
         link.last_seq = self.last_seq
         link.journal = self.journal
+        link.timeline = self.timeline
+        # what was recorded last: a resent event is told from another under its seq
+        link.recent = {ev["seq"]: ev for ev in self.current[-RECENT:]}
         link.on_event = self.on_event
         link.on_journal = self.on_journal
+        link.on_timeline = self.on_timeline
         return link
 
     def on_journal(self, journal_id):
@@ -156,6 +172,17 @@ class Recorder:
             return
         self._append({"journal": journal_id, "host": "bgboard %s" % __version__})
         self.journal = journal_id
+        self.timeline = 1
+        self.last_seq = 0
+        self.current = []
+
+    def on_timeline(self, journal_id, timeline):
+        """Timeline `timeline` of the journal begins: its events are recorded anew from the
+        board's first kept one, beside (never into) what was recorded before."""
+        self._append({"journal": journal_id, "timeline": timeline,
+                      "host": "bgboard %s" % __version__})
+        self.journal = journal_id
+        self.timeline = timeline
         self.last_seq = 0
         self.current = []
 
@@ -171,8 +198,10 @@ class Recorder:
 
     def base_name(self, match):
         kind = "chouette" if match.chouette else "money" if match.length == 0 else "match"
-        return "%s-%s-%06d" % (kind, self.journal if self.journal is not None else "0",
-                               match.first_seq)
+        journal = self.journal if self.journal is not None else "0"
+        if self.timeline > 1:
+            journal = "%s.%d" % (journal, self.timeline)
+        return "%s-%s-%06d" % (kind, journal, match.first_seq)
 
     def _write_files(self):
         matches = build_matches(self.current)

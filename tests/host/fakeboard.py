@@ -58,6 +58,12 @@ class FakeBoard:
             self.events = [e for e in self.events if e["seq"] >= seq]
             self.first = seq
 
+    def lose_after(self, seq):
+        """A damaged flash line cut the journal short and its id stayed (older firmware): the
+        events after `seq` are gone and the next commits reuse their seqs."""
+        with self.lock:
+            self.events = [e for e in self.events if e["seq"] <= seq]
+
     def restart_journal(self, journal_id):
         with self.lock:
             self.journal_id = journal_id

@@ -34,6 +34,8 @@ class Rig:
         self.link = Link(lambda: self.transport, "scripted", on_event=self.events.append,
                          on_status=self.status.append, on_problem=self.problems.append,
                          on_journal=self.journals.append, **kwargs)
+        self.timelines = []
+        self.link.on_timeline = lambda journal, n: self.timelines.append((journal, n))
 
     def seqs(self):
         return [e["seq"] for e in self.events]
@@ -173,6 +175,63 @@ def test_a_resync_error_reads_what_the_board_keeps_and_reports_the_loss():
     rig.link.connect()
     assert rig.seqs() == [6, 7, 8, 9, 10]
     assert any("3..5" in p and "lost" in p for p in rig.problems)
+
+
+def timeline_problems(problems):
+    return [p for p in problems if "timeline" in p]
+
+
+def test_a_hello_with_a_shorter_journal_under_the_same_id_starts_a_new_timeline():
+    rig = Rig()
+    old = [rig.board.commit(ev()) for _ in range(8)]
+    rig.link.connect()
+    rig.board.lose_after(5)  # a damaged line cut the journal short; the id stayed
+    rig.board.forget_before(2)
+    rig.board.commit(ev("double", player=1, cube=2))
+    rig.board.commit(ev("take", player=0))
+    rig.transport.push(rig.board.hello())  # the board restarted: its journal ends at 7
+    rig.link.poll(0.1)
+    assert rig.events[:8] == old
+    assert rig.events[8:] == rig.board.events  # read again from its first kept: 2..7
+    assert rig.timelines == [(123456789, 2)]
+    assert rig.link.last_seq == 7 and rig.link.timeline == 2
+    said = timeline_problems(rig.problems)
+    assert len(said) == 1 and "123456789.1" in said[0] and "123456789.2" in said[0]
+    assert rig.problems == said  # event 1 is in the old timeline: not lost
+    assert rig.journals == [123456789]
+
+
+def test_a_resync_saying_the_journal_ends_before_the_last_event_starts_a_new_timeline():
+    board = FakeBoard(page=4, hello_fields=False)  # older firmware: no journal id in hello
+    for _ in range(10):
+        board.commit(ev())
+    rig = Rig(board, last_seq=10, journal=123456789)
+    board.forget_before(3)
+    board.lose_after(6)
+    board.commit(ev("drop", player=1))
+    rig.link.connect()
+    assert rig.events == board.events  # what the board keeps, 3..7, from its first
+    assert rig.timelines == [(123456789, 2)]
+    said = timeline_problems(rig.problems)
+    assert len(said) == 1 and "ends at 7" in said[0] and "123456789.2" in said[0]
+    assert not [p for p in rig.problems if "lost" in p]  # 1..2 are in the old timeline
+
+
+def test_a_pushed_event_reusing_a_seq_with_other_content_starts_a_new_timeline():
+    rig = Rig()
+    evs = [rig.board.commit(ev()) for _ in range(6)]
+    rig.link.connect()
+    rig.transport.push(dict(evs[4]))  # the same event again: a duplicate
+    rig.link.poll(0.05)
+    assert rig.events == evs and rig.timelines == [] and rig.link.duplicates == 1
+    rig.board.lose_after(4)
+    rig.transport.push(rig.board.commit(ev("double", player=0, cube=2)))  # another seq 5
+    rig.link.poll(0.1)
+    assert rig.events[:6] == evs
+    assert rig.events[6:] == rig.board.events  # 1..5, the new 5 included
+    assert rig.timelines == [(123456789, 2)] and rig.link.last_seq == 5
+    said = timeline_problems(rig.problems)
+    assert len(said) == 1 and "event 5" in said[0] and "123456789.2" in said[0]
 
 
 def test_starting_from_the_last_seq_received_gives_no_duplicate():

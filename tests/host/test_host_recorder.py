@@ -10,12 +10,13 @@ import time
 from eventgen import journal_of, play_match
 from fakeboard import FakeBoard, SocketBoard
 
+from bgboard import __version__
 from bgboard.events import build_matches, read_journal
 from bgboard.link import Link
 from bgboard.matfile import mat_text
 from bgboard.recorder import JOURNAL, Recorder
 from bgboard.sgf import sgf_text
-from bgboard.transport import SerialTransport
+from bgboard.transport import ScriptedTransport, SerialTransport
 
 JOURNAL_ID = 123456789
 
@@ -176,6 +177,134 @@ def test_recording_through_the_link_with_the_cable_pulled_and_the_host_restarted
         runner.stop()
     assert restarts == 2
     assert snapshot(folder) == whole
+
+
+class Host:
+    """A Recorder on `folder` and a Link to `board` over an in-memory transport."""
+
+    def __init__(self, folder, board):
+        self.problems = []
+        self.rec = Recorder(str(folder), fsync=False)
+        self.transport = ScriptedTransport(board.answer)
+        self.link = self.rec.attach(Link(lambda: self.transport, "scripted", timeout=0.5,
+                                         on_problem=self.problems.append))
+        self.link.connect()
+
+    def catch_up(self, board):
+        """Poll until the board's last event is recorded (every event rewrites files)."""
+        deadline = time.monotonic() + 10
+        while self.link.last_seq != board.last and time.monotonic() < deadline:
+            self.link.poll(0.05)
+        self.link.poll(0.05)
+
+    def close(self):
+        self.link.close()
+        self.rec.close()
+
+
+def cut_short(folder, board):
+    """Record a 3-point match, then the board comes back (same journal id) with its journal
+    cut in the middle of it and plays a 1-point match. Returns the Host, the folder before
+    the cut and k, the last seq the board kept."""
+    board.journal_id = JOURNAL_ID
+    for e in play_match(random.Random(51), 3)[0]:
+        board.commit(e)
+    host = Host(folder, board)
+    before = snapshot(folder)
+    k = board.last // 2
+    board.lose_after(k)
+    host.transport.push(board.hello())  # the board restarted: its journal ends at k
+    for e in play_match(random.Random(52), 1)[0]:
+        host.transport.push(board.commit(e))  # its seqs from k + 1 again
+    host.catch_up(board)
+    return host, before, k
+
+
+def new_lines(before, after):
+    """The journal lines written after `before`, which must be left as they were."""
+    assert after[JOURNAL].startswith(before[JOURNAL])
+    return [json.loads(ln) for ln in after[JOURNAL][len(before[JOURNAL]):].decode().splitlines()]
+
+
+def timeline_2_names(events, k):
+    base = "match-%d.2-%06d" % (JOURNAL_ID, 1), "match-%d.2-%06d" % (JOURNAL_ID, k + 1)
+    assert events[k]["ev"] == "match" and events[k]["seq"] == k + 1
+    return sorted(b + x for b in base for x in (".mat", ".sgf"))
+
+
+def test_a_journal_cut_short_under_the_same_id_is_recorded_as_a_new_timeline(tmp_path):
+    board = FakeBoard(page=10)
+    host, before, k = cut_short(tmp_path, board)
+    host.close()
+    after = snapshot(tmp_path)
+    # the old timeline stays as it was: its journal lines and its files
+    assert {n: after[n] for n in before if n != JOURNAL} == \
+        {n: before[n] for n in before if n != JOURNAL}
+    lines = new_lines(before, after)
+    assert lines[0] == {"journal": JOURNAL_ID, "timeline": 2, "host": "bgboard " + __version__}
+    assert lines[1:] == board.events  # all the board keeps, the new match included
+    assert sorted(set(after) - set(before)) == timeline_2_names(board.events, k)
+    matches = build_matches(board.events)
+    assert after["match-%d.2-%06d.mat" % (JOURNAL_ID, k + 1)].decode() == mat_text(matches[-1])
+    said = [p for p in host.problems if "timeline" in p]
+    assert len(said) == 1 and "%d.1" % JOURNAL_ID in said[0] and "%d.2" % JOURNAL_ID in said[0]
+    # read back for export, the two timelines stay apart: the old match whole, then the
+    # board's kept events as matches of their own
+    exported = build_matches(read_journal(after[JOURNAL].decode().splitlines()))
+    old = build_matches(read_journal(before[JOURNAL].decode().splitlines()))
+    assert [mat_text(m) for m in exported] == [mat_text(m) for m in old + matches]
+
+
+def test_a_pushed_event_reusing_a_recorded_seq_starts_a_new_timeline(tmp_path):
+    board = FakeBoard(journal_id=JOURNAL_ID, page=10)
+    for e in play_match(random.Random(53), 3)[0]:
+        board.commit(e)
+    host = Host(tmp_path, board)
+    before = snapshot(tmp_path)
+    host.transport.push(board.events[-1], board.events[-3])  # sent again: duplicates
+    host.link.poll(0.05)
+    assert snapshot(tmp_path) == before and host.link.duplicates == 2
+    k = board.last - 5
+    board.lose_after(k)
+    for e in play_match(random.Random(54), 1)[0]:
+        host.transport.push(board.commit(e))  # live, from seq k + 1 again, then beyond
+    host.catch_up(board)
+    host.close()
+    after = snapshot(tmp_path)
+    assert {n: after[n] for n in before if n != JOURNAL} == \
+        {n: before[n] for n in before if n != JOURNAL}
+    lines = new_lines(before, after)
+    assert lines[0]["timeline"] == 2 and lines[1:] == board.events
+    assert sorted(set(after) - set(before)) == timeline_2_names(board.events, k)
+    said = [p for p in host.problems if "timeline" in p]
+    assert len(said) == 1 and "event %d" % (k + 1) in said[0]
+
+
+def test_reopened_after_a_new_timeline_the_recorder_goes_on_with_it(tmp_path):
+    more = play_match(random.Random(55), 1)[0]
+    whole_board = FakeBoard(page=10)
+    host, _, _ = cut_short(tmp_path / "whole", whole_board)
+    for e in more:
+        host.transport.push(whole_board.commit(e))
+    host.catch_up(whole_board)
+    host.close()
+    whole = snapshot(tmp_path / "whole")
+
+    board = FakeBoard(page=10)
+    host, _, _ = cut_short(tmp_path / "again", board)
+    host.close()  # the host stops; the board goes on
+    for e in more:
+        board.commit(e)
+    rec = Recorder(str(tmp_path / "again"), fsync=False)
+    assert (rec.journal, rec.timeline, rec.last_seq) == (JOURNAL_ID, 2, board.last - len(more))
+    rec.close()
+    host = Host(tmp_path / "again", board)  # reads the board's journal after that seq
+    host.catch_up(board)
+    host.close()
+    assert not host.problems
+    assert host.link.timeline == 2 and host.link.last_seq == board.last
+    assert snapshot(tmp_path / "again") == whole
+    assert "match-%d.2-%06d.mat" % (JOURNAL_ID, board.last - len(more) + 1) in whole
 
 
 def test_two_recorders_cannot_share_a_folder(tmp_path):
