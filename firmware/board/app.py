@@ -7,6 +7,7 @@ import json
 from array import array
 
 from board.controller import Board
+from board.archive import Archive
 from board.journal import Journal, Resync
 from board.layout import SLOTS, filled, heights_from_counts
 from board.leds import LedMap, Renderer
@@ -22,6 +23,9 @@ LED_MS = 20  # a new LED frame waits at most this long to be shown
 CALIBRATION = "calibration.json"
 JOURNAL_PAGE = 6  # events per reply to "journal": a reply line stays about 1 KB
 JOURNAL_BYTES = 32768  # the journal's budget on flash
+# The archive's (board.archive): what the journal drops until the host has it; about 45
+# 7-point matches (14 KB each) of the Pico's 1.4 MB, leaving room for the journal's rewrites.
+ARCHIVE_BYTES = 655360
 KEPT_PAGE = 512  # bytes of a kept journal per reply to "kept": base64, about 700 characters
 LEDS_MS = 100  # the lit LEDs go to the host at most this often (live views)
 MEM_MS = 1000  # the free heap is sampled (the least: "mem") and the supply read this often
@@ -52,9 +56,10 @@ class Hardware:
 
 
 class App:
-    def __init__(self, hw, buffer, journal_bytes=JOURNAL_BYTES):
-        """buffer: a preallocated array of 128 raw readings (array('H', ...)); journal_bytes:
-        the journal's budget on flash (board.journal.Journal's max_bytes)."""
+    def __init__(self, hw, buffer, journal_bytes=JOURNAL_BYTES, archive_bytes=ARCHIVE_BYTES):
+        """buffer: a preallocated array of 128 raw readings (array('H', ...)); journal_bytes
+        and archive_bytes: the budgets on flash of the journal (board.journal.Journal's
+        max_bytes) and of its archive (board.archive)."""
         self.hw = hw
         self.raw = buffer
         self._left = bytearray(len(buffer))  # the slots a watching scanner found moved
@@ -62,6 +67,7 @@ class App:
         self._new_sensing()
         self.sensed = Sensed()
         self.journal = Journal(hw.storage, max_bytes=journal_bytes)
+        self.archive = Archive(self.journal, archive_bytes)
         leds = hw.pinmap["leds"]
         self._caps = (leds["current"]["cap_ma_usb"], leds["current"]["cap_ma_external"])
         self.renderer = Renderer(hw.leds, LedMap(leds), leds["brightness_default"],
@@ -90,6 +96,7 @@ class App:
             n = self.board.resume()
         except Exception as e:  # noqa: B902 - whatever stops the replay, MemoryError too
             self.journal.set_aside()
+            self.archive.ready()  # the old journal's archive is kept aside too
             self.journal_error = "%s: %s" % (type(e).__name__, e)
             self.board = self._new_board()
             n = 0
@@ -116,6 +123,8 @@ class App:
         if self.journal.kept:  # set aside at this start: the host may fetch it
             out["kept"] = self.journal.kept
             out["kept_why"] = self.journal_error or self.journal.status
+        if self.archive.kept:  # an archive no journal continues (its id is another)
+            out["kept_archive"] = self.archive.kept
         if self.journal.lost:  # a damaged line cut these off: the journal's id is new
             out["lost"] = list(self.journal.lost)
         return out
@@ -343,6 +352,8 @@ class App:
             return self._journal(args["since"])
         elif cmd == "kept":
             return self._kept(args.get("name"), args.get("offset", 0))
+        elif cmd == "ack":
+            return self._ack(args["journal"], args["seq"])
         elif cmd == "mem":
             return {"free": _mem_free(), "least_free": self.least_free,
                     "largest": _largest_block()}
@@ -383,6 +394,16 @@ class App:
         page = list(events)
         more = len(page) > JOURNAL_PAGE
         return {"events": page[:JOURNAL_PAGE], "more": more}
+
+    def _ack(self, journal, seq):
+        # The host has stored every event up to seq: the archive no longer keeps them.
+        if journal != self.journal.id:
+            raise CommandError("ack: the board's journal is %d, not %d" % (self.journal.id,
+                                                                            journal))
+        if seq > self.journal.last_seq:
+            raise CommandError("ack: the journal ends at %d" % self.journal.last_seq)
+        self.archive.trim(seq)
+        return {"first": self.journal.first_seq}
 
     def _kept(self, name, offset):
         # The journals set aside (unreadable, damaged, or no longer replayable): their names

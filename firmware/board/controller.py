@@ -134,6 +134,11 @@ class Board:
         # fails, RAM goes back to what the journal holds (as after a power cut) and the
         # action is refused: nothing has changed.
         journal = self.journal
+        if ev["ev"] == "match" and journal is not None and journal.archive is not None:
+            why = journal.archive.no_room()  # a match needs room to finish: refused as is
+            if why:
+                self.refuse(why)
+                raise NotCommitted(why)
         try:
             if journal is not None and journal.needs_compact:  # it failed after an append:
                 journal.compact(self.snapshot())  # again, before this event, or it fills up

@@ -232,13 +232,23 @@ class Journal:
         self.keep = keep
         self.snapshot = snapshot  # board.controller.Board sets its own
         self.compact_error = None  # why the last compaction inside append() failed
+        self.archive = None  # board.archive.Archive sets itself: it keeps what compaction drops
         self._open()
 
     # -- reading ----------------------------------------------------------------------
     @property
     def first_seq(self):
-        """The oldest event since() can deliver (since(first_seq - 1) is the oldest ask)."""
-        return self._first
+        """The oldest event since() can deliver (since(first_seq - 1) is the oldest ask),
+        from the archive if there is one."""
+        a = self._archived()
+        return a._first if a is not None else self._first
+
+    def _archived(self):
+        # The archive, if it holds events before this journal's first.
+        a = self.archive
+        if a is not None and a.ready() and a._first < self._first:
+            return a
+        return None
 
     @property
     def base_seq(self):
@@ -259,8 +269,22 @@ class Journal:
         with its "seq", streamed from flash (at most limit of them if limit > 0). Raises
         Resync if seq is older than the journal keeps or newer than its last event."""
         if seq < self._first - 1 or seq > self.last_seq:
-            raise Resync(self._first, self.last_seq)
+            a = self._archived()
+            if a is None or seq < a._first - 1 or seq > self.last_seq:
+                raise Resync(self.first_seq, self.last_seq)
+            return self._both(a, seq, limit)
         return self._events(seq, limit)
+
+    def _both(self, archive, seq, limit):
+        # The archive's events after seq, then the journal's after the archive's last (a
+        # power cut in a compaction may leave some in both).
+        for event in archive._events(seq, limit):
+            yield event
+            limit -= 1
+            if limit == 0:
+                return
+        for event in self._events(max(seq, archive.last_seq), limit):
+            yield event
 
     def recover(self):
         """(snapshot or None, the events after it, streamed like since()): the state to
@@ -364,6 +388,8 @@ class Journal:
                             break
             finally:
                 lines.close()  # the file: MicroPython does not close what is left unfinished
+        if self.archive is not None:
+            self.archive.take(hdr["first"])  # what is dropped, before it is dropped
         self._rewrite(hdr, last)
 
     # -- opening and rewriting ---------------------------------------------------------

@@ -42,6 +42,7 @@ COMMANDS = {
     "calibrate": {"step": ("str", False)},
     "journal": {"since": ("int", True)},
     "kept": {"name": ("str", False), "offset": ("int", False)},  # journals set aside
+    "ack": {"journal": ("int", True), "seq": ("int", True)},  # the host has them stored
     "mem": {},
 }
 

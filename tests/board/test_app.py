@@ -89,6 +89,13 @@ def test_journal_is_read_in_pages_and_a_lost_past_says_resync(rig, path):
     assert rest["more"] is False
     ahead = rig.ask({"cmd": "journal", "since": 999})[0]
     assert ahead["error"] == "resync" and ahead["last"] == JOURNAL_PAGE + 2
+    # The host's ack frees only the archive, and only of this journal's events it can have.
+    ident = rig.app.journal.id
+    other = rig.ask({"cmd": "ack", "journal": ident + 1, "seq": 1})[0]
+    assert other["error"] == "ack: the board's journal is %d, not %d" % (ident, ident + 1)
+    beyond = rig.ask({"cmd": "ack", "journal": ident, "seq": 999})[0]
+    assert beyond["error"] == "ack: the journal ends at %d" % (JOURNAL_PAGE + 2)
+    assert rig.ask({"cmd": "ack", "journal": ident, "seq": 3})[0]["first"] == 1
 
 
 @with_rig

@@ -1,0 +1,109 @@
+# The events a journal's compaction drops, kept on flash until the host has them: a day of
+# play without the host is not forgotten (the journal itself keeps only its last events).
+#
+# The file ("journal.arc") is a journal of its own (board.journal's lines, no snapshot):
+# header {"id": the journal's id, "base": B, "first": B + 1, "snap": null}, then events
+# B+1, B+2, ... byte for byte as the journal held them. Compaction appends the events it is
+# about to drop (before the journal is rewritten: a power cut between leaves them in both,
+# never in neither). The host's "ack" of seq N (bgboard log, once they are on its disk)
+# rewrites the file without the events up to N.
+#
+# Full: compaction cannot drop what the archive cannot take, so the journal fills and the
+# board refuses actions until the host takes the archive. Before that, a new match is
+# refused (board.controller) while less than 1/RESERVE of the archive is free (at least a
+# whole journal, what one compaction may drop; at most half): the match in play can finish.
+# An archive left by another journal (its id differs) is kept aside like a damaged journal
+# (journal.bad-N, for `bgboard kept`) and a new one begins.
+
+from board.journal import Journal
+
+RESERVE = 8  # a new match needs 1/RESERVE of the archive free: room to finish it
+_ENOSPC = 28
+
+
+class Archive(Journal):
+    def __init__(self, journal, max_bytes):
+        """journal: the board.journal.Journal whose dropped events this keeps; max_bytes:
+        the archive file never exceeds it."""
+        self._owner = journal
+        Journal.__init__(self, journal.storage, max_bytes, 0, None, journal.name + ".arc")
+        journal.archive = self
+        self.ready()
+
+    @property
+    def full(self):
+        """No room for a new match: the host must take the archive first."""
+        m = self.max_bytes
+        reserve = min(max(m // RESERVE, self._owner.max_bytes), m // 2)
+        return self._size + reserve > m
+
+    def no_room(self):
+        """Why a new match is refused (the archive has no room to finish one), or None."""
+        if self.full:
+            return ("the archive of past matches is full (%d KB): connect the host and run "
+                    "bgboard log before a new match" % (self._size // 1024))
+        return None
+
+    def ready(self):
+        """Whether the archive continues its journal (opened again after a failed write; a
+        new one begun, the old one kept aside, if the journal's id changed)."""
+        if self._broken:
+            self._open()
+        owner = self._owner
+        if self.id != owner.id or self.last_seq < owner._first - 1:
+            if self.last_seq >= self._first:  # events the host may not have: keep them
+                self.kept = self._keep_aside()
+            self._create()
+        return self.last_seq >= owner._first - 1
+
+    def take(self, first):
+        """Append the journal's events before `first` that are not here yet; OSError 28
+        (nothing written) if they do not fit."""
+        if not self.ready():
+            return
+        if self._torn:  # a take that failed left part of a line: end it first
+            self._mend()
+        last = self.last_seq
+        total = 0
+        for line, j, seq in self._owner._event_lines():
+            if last < seq < first:
+                total += len(line)
+        if total == 0:
+            return
+        if self._size + total > self.max_bytes:
+            raise OSError(_ENOSPC, "the archive is full (%d of %d bytes): connect the host and run "
+                             "bgboard log" % (self._size, self.max_bytes))
+        self._broken = True  # until every line is written: read again if one fails
+        out = self.storage.open(self.name, "ab")
+        try:
+            lines = self._owner._event_lines()
+            try:
+                for line, j, seq in lines:
+                    if last < seq < first:
+                        out.write(line)
+                        last = seq
+            finally:
+                lines.close()
+        finally:
+            out.close()
+        self.last_seq = last
+        self._size += total
+        self._broken = False
+
+    def trim(self, upto):
+        """The host has every event up to `upto`: drop those kept here."""
+        if not self.ready():
+            return
+        base = min(upto, self.last_seq)
+        if base >= self._first:
+            self._rewrite({"id": self.id, "base": base, "first": base + 1, "snap": None},
+                          self.last_seq)
+
+    # -- a journal of its own, named after its owner ------------------------------------------
+    def _create(self):
+        self.id = self._owner.id
+        base = self._owner._first - 1
+        self._rewrite({"id": self.id, "base": base, "first": base + 1, "snap": None}, base)
+
+    def _free_name(self):
+        return self._owner._free_name()  # journal.bad-N: `kept` lists them all
