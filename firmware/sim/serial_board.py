@@ -32,9 +32,11 @@ from board.storage import FlashStorage
 from sim.control import SimControl, is_sim
 from sim.devices import SimButtons, SimLeds
 from sim.virtual import VirtualBoard
+from sim.world import World
 
 CTRL_C = 3
 AUTOPLAY = "autoplay.json"  # the simulated players' figures, in the flash folder
+PHYSICAL = "sim-board.json"  # which simulated physical board the flash folder belongs to
 CHUNK = 256
 
 
@@ -295,7 +297,8 @@ def run(o, link=None):
     storage = FlashStorage(o.flash)
     pinmap = _pinmap_leds(o.pinmap or _default_pinmap())
     vb = SerialBoard(link, speed=o.speed, seed=o.seed, clumsy=o.clumsy,
-                     app=app_factory(storage, link, pinmap, o.journal_bytes))
+                     app=app_factory(storage, link, pinmap, o.journal_bytes),
+                     world=World(_physical_seed(storage, o.seed)))
     del pinmap
     app = vb.app
     if app is None:
@@ -309,6 +312,17 @@ def run(o, link=None):
             vb.scan()
     except Gone:
         return 0
+
+
+def _physical_seed(storage, seed):
+    # A flash belongs to one physical board: its sensors stay those of the first start (its
+    # calibration on flash was measured on them); a later --seed changes the dice and hands.
+    data = storage.read(PHYSICAL)
+    try:
+        return json.loads(data)["seed"]
+    except (TypeError, ValueError, KeyError):  # none yet, or not ours
+        storage.write(PHYSICAL, json.dumps({"seed": seed}).encode())
+        return seed
 
 
 def main(argv=None):
