@@ -41,13 +41,16 @@ def default_image():
 @click.option("--speed", type=click.FloatRange(0), default=None,
               help="Simulated time against real time (0: as fast as it goes). Default 1, "
                    "or 0 with --autoplay.")
-@click.option("--heap", default="288K", show_default=True, callback=lambda c, p, v: _heap(v),
+@click.option("--heap", default="320K", show_default=True, callback=lambda c, p, v: _heap(v),
               help="MicroPython heap (-X heapsize): bytes, or with K or M.")
 @click.option("--autoplay", is_flag=True,
               help="Simulated hands play (clumsily: slides, knocks, wrong points corrected); "
                    "exit 0 when done and logged.")
 @click.option("--match", "length", type=click.IntRange(1, 64), default=None, metavar="N",
               help="With --autoplay: one N-point match (default 5).")
+@click.option("--matches", type=click.IntRange(1, 1000), default=1, show_default=True,
+              metavar="M", help="With --autoplay: M matches one after another (a day of play; "
+                                "not with --pico).")
 @click.option("--games", type=click.IntRange(1, 10000), default=None, metavar="K",
               help="With --autoplay: a money session of K games instead.")
 @click.option("--log", "log_dir", type=click.Path(file_okay=False), default=None,
@@ -70,8 +73,8 @@ def default_image():
               help="With --pico: the MicroPython firmware for the Pico (RPI_PICO .uf2; "
                    "env BGBOARD_PICO_UF2).")
 @names_options
-def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, play_here, view,
-        http_port, pico, image, uf2, white, black):
+def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir, play_here,
+        view, http_port, pico, image, uf2, white, black):
     """Run the virtual board: the firmware on the MicroPython unix port with simulated
     sensors, LEDs and buttons, behind a serial port (a PTY) that bgboard, mpremote and
     `bgboard flash` use as they would a Pico's. With --pico, the firmware runs on an
@@ -79,10 +82,12 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, play_her
     Runs until interrupted (Ctrl-C), or with --autoplay until the game is played."""
     from bgboard.virtual import VirtualBoard, VirtualBoardError
 
-    if not autoplay and (length or games or log_dir):
-        raise click.UsageError("--match, --games and --log go with --autoplay")
-    if length and games:
-        raise click.UsageError("--match N or --games K, not both")
+    if not autoplay and (length or games or log_dir or matches > 1):
+        raise click.UsageError("--match, --matches, --games and --log go with --autoplay")
+    if (length or matches > 1) and games:
+        raise click.UsageError("--match N (--matches M) or --games K, not both")
+    if pico and matches > 1:
+        raise click.UsageError("--matches goes with the virtual board, not --pico")
     if autoplay + play_here + view > 1:
         raise click.UsageError("one of --autoplay, --play and --view")
     if not pico and (image or uf2):
@@ -96,7 +101,8 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, play_her
     options = ["--seed", str(seed)]
     scratch = None
     if autoplay:
-        options += ["--games", str(games)] if games else ["--autoplay", str(length or 5)]
+        options += ["--games", str(games)] if games else ["--autoplay", str(length or 5),
+                                                          "--matches", str(matches)]
         if flash_dir is None:
             flash_dir = scratch = tempfile.mkdtemp(prefix="bgboard-autoplay-")
     options += ["--speed", str(speed if speed is not None else (0 if autoplay else 1))]
@@ -104,18 +110,20 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, games, log_dir, play_her
     board = VirtualBoard(flash_dir, options, heap=heap,
                          on_restart=lambda raw: _err("soft reset" + (" (raw REPL)" if raw
                                                                       else "")))
+    status = os.path.join(board.flash, "autoplay.json")  # sim/serial_board.py writes it
     try:
+        if autoplay and os.path.exists(status):
+            os.remove(status)  # an earlier run's figures, "done" before this one starts
         port = board.start()
     except (OSError, VirtualBoardError) as e:
         raise click.ClickException("cannot start the virtual board: %s" % e) from None
     click.echo("port: %s" % port)
     click.echo("flash: %s" % board.flash, err=True)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops it as Ctrl-C does
-    status = os.path.join(board.flash, "autoplay.json")  # sim/serial_board.py writes it
     try:
         _run(board, port, autoplay, play_here, view, http_port, names,
              lambda: _autoplay(board, port, length or 5, games, log_dir, names,
-                               lambda: _done(status)))
+                               lambda: _done(status), matches=matches))
     finally:
         board.stop()
         if scratch:
@@ -231,7 +239,7 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0):
+def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0, matches=1):
     """Follow the simulated players through the port (and log), with a progress bar, until
     finished() gives their figures. timeout: for each answer of the board."""
     from bgboard.board_cmd import open_link
@@ -250,14 +258,18 @@ def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0)
         rec.attach(link)
     record = link.on_event
 
+    started = [0]  # matches begun: the view shows the last
+
     def on_event(ev):
         if record is not None:
             record(ev)
         view.apply(ev)
+        started[0] += ev["ev"] == "match"
 
     link.on_event = on_event
-    total = games or length
-    label = "%d money games" % games if games else "%d-point match" % length
+    total = games or length * matches
+    label = ("%d money games" % games if games else "%d-point match" % length if matches == 1
+             else "%d %d-point matches" % (matches, length))
     try:
         link.connect(wait=True)
         with click.progressbar(length=total, label=label, file=click.get_text_stream("stderr"),
@@ -266,7 +278,7 @@ def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0)
             done = None
             while done is None:
                 link.poll(0.5)
-                now = _progress(view, games)
+                now = _progress(view, games) + max(started[0] - 1, 0) * length
                 if now > shown:
                     bar.update(min(now, total) - shown)
                     shown = min(now, total)

@@ -28,7 +28,9 @@ from bgboard.firmware import FIRMWARE_DIR, find_tool, install_local
 
 SOFT_RESET = 64  # firmware/sim/device.py's exit codes
 SOFT_RESET_RAW = 65
-DEFAULT_HEAP = "288K"  # the 64-bit unix port, with the simulation compiled from source beside the firmware
+# The 64-bit unix port, with the simulation compiled from source beside the firmware (a
+# second start on a flash with a finished match and its archive failed at 288K).
+DEFAULT_HEAP = "320K"
 
 
 class VirtualBoardError(Exception):
