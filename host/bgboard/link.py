@@ -28,6 +28,12 @@
   `timeline` up (1 for each new journal id) and reads what the board keeps from its first
   kept event; `on_timeline(id, n)` tells the consumer, between the events of the two
   timelines. A resent event equal to the one received stays a mere duplicate.
+- Acknowledgements: with `ack` on (a Recorder sets it: its on_event has the event on disk
+  when it returns), the link tells the board what is stored (`{"cmd":"ack","journal":ID,
+  "seq":N}`) after each catch-up, every ACK_EVERY events and at most ACK_SECONDS after the
+  last one, so that the board frees the archive of what its journal dropped (a day of play
+  without the host stays on the board until then). A board that refuses `ack` (firmware
+  before the archive) is not asked again.
 - A hello with another protocol version is refused with VersionError, naming the firmware to
   flash.
 """
@@ -41,6 +47,8 @@ from bgboard.transport import Disconnected, TransportError
 
 PROTOCOL = 1
 RECENT = 512  # delivered events kept to tell a resent event from another one under its seq
+ACK_EVERY = 64  # stored events between two acks while events flow
+ACK_SECONDS = 5.0  # a stored event is acked at most this long after it came
 
 
 class LinkError(Exception):
@@ -78,7 +86,7 @@ class Link:
     def __init__(self, opener, name="the board", on_event=None, on_status=None,
                  on_problem=None, on_live=None, on_journal=None, last_seq=0, journal=None,
                  timeout=5.0, reconnect=True, retry_interval=0.5, max_attempts=None,
-                 sync=True, on_timeline=None, timeline=1):
+                 sync=True, on_timeline=None, timeline=1, ack=False):
         self.opener = opener
         self.name = name
         self.on_event = on_event
@@ -96,6 +104,8 @@ class Link:
         self.retry_interval = retry_interval
         self.max_attempts = max_attempts
         self.sync = sync  # False: a one-shot command line (no journal catch-up)
+        self.ack = ack  # on_event stores each event: tell the board (see the module's text)
+        self._acked = (None, 0, 0.0)  # the journal and seq last acked, and when
         self.transport = None
         self.hello = None
         self.inbox = collections.deque()  # events, when there is no on_event callback
@@ -446,11 +456,35 @@ class Link:
                     self._handshake()
                 if self._need_sync and self.sync:
                     self._catch_up()
+                    self._deliver()
+                    self._ack_stored(caught_up=True)
                 elif not self.sync:
                     self._need_sync = False
             except LinkLost:
                 continue  # reconnected: hello again
         self._deliver()
+
+    def _ack_stored(self, caught_up=False):
+        """Tell the board the events up to last_seq are stored, when it is time to."""
+        journal, seq, when = self._acked
+        if not self.ack or self._ready or self.journal is None or self.last_seq < 1:
+            return
+        if journal == self.journal and seq >= self.last_seq:
+            return
+        now = time.monotonic()
+        if not (caught_up or journal != self.journal or self.last_seq - seq >= ACK_EVERY
+                or now - when >= ACK_SECONDS):
+            return
+        self._acked = (self.journal, self.last_seq, now)
+        try:
+            self.command("ack", journal=self.journal, seq=self.last_seq, _handshake=True)
+        except CommandTimeout as e:
+            self._status("%s" % e)  # tried again after the next events
+        except Refused as e:
+            why = str(e.reply.get("error"))
+            if not why.startswith("ack:"):  # not the board's word on this ack: no archive
+                self.ack = False
+                self._status("%s keeps no archive to acknowledge (%s)" % (self.name, why))
 
     # --- public ----------------------------------------------------------------------------------
 
@@ -493,6 +527,7 @@ class Link:
         n = 0
         while True:
             self._settle()
+            self._ack_stored()
             left = deadline - time.monotonic()
             if left <= 0:
                 return n

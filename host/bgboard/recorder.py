@@ -164,6 +164,7 @@ class Recorder:
         link.on_event = self.on_event
         link.on_journal = self.on_journal
         link.on_timeline = self.on_timeline
+        link.ack = True  # each event is on disk when on_event returns: the board may free it
         return link
 
     def on_journal(self, journal_id):

@@ -407,3 +407,59 @@ def test_socket_pulled_many_times_the_events_equal_the_boards_journal():
     assert [e["seq"] for e in got] == list(range(1, len(events) + 1))
     assert runner.connections > 3
     assert sum(1 for s in status if s.startswith("reconnecting")) >= 3
+
+
+def _acks(board):
+    return [args for cmd, args in board.commands if cmd == "ack"]
+
+
+def test_a_recording_link_acks_what_is_stored_after_catching_up_and_every_64_events():
+    rig = Rig(ack=True)
+    for _ in range(10):
+        rig.board.commit(ev())
+    rig.link.connect()
+    assert _acks(rig.board) == [{"journal": 123456789, "seq": 10}]
+    rig.transport.push(*[rig.board.commit(ev()) for _ in range(70)])
+    rig.link.poll(0.2)
+    assert rig.seqs() == list(range(1, 81))
+    assert _acks(rig.board)[1:] == [{"journal": 123456789, "seq": 74}]  # 64 after the last
+
+
+def test_an_event_that_could_not_be_stored_is_never_acked():
+    board = FakeBoard(page=3)
+    for _ in range(10):
+        board.commit(ev())
+    stored = []
+
+    def store(e):
+        if e["seq"] == 6:
+            raise OSError(28, "No space left on device")
+        stored.append(e["seq"])
+
+    rig = Rig(board, ack=True)
+    rig.link.on_event = store
+    with pytest.raises(OSError):
+        rig.link.connect()
+    assert stored == [1, 2, 3, 4, 5] and _acks(board) == []
+
+
+def test_a_link_that_does_not_record_never_acks():
+    rig = Rig()
+    for _ in range(100):
+        rig.board.commit(ev())
+    rig.link.connect()
+    rig.link.poll(0.1)
+    assert len(rig.seqs()) == 100 and _acks(rig.board) == []
+
+
+def test_a_board_without_an_archive_is_told_once_and_not_asked_again():
+    board = FakeBoard(page=3, handler=lambda cmd, args: {"error": "unknown command %s" % cmd})
+    for _ in range(5):
+        board.commit(ev())
+    rig = Rig(board, ack=True)
+    rig.link.connect()
+    rig.transport.push(*[board.commit(ev()) for _ in range(100)])
+    rig.link.poll(0.2)
+    assert len(rig.seqs()) == 105 and len(_acks(board)) == 1
+    assert [s for s in rig.status if "keeps no archive" in s] == [
+        "scripted keeps no archive to acknowledge (unknown command ack)"]
