@@ -336,6 +336,7 @@ class Link:
             self._ready.append(("journal", journal))
             self.journal = journal
             self.timeline = 1
+            self._said_lost(msg)
         seq = msg.get("seq")
         if self.sync and not changed and is_int(seq) and seq < self.last_seq:
             self._diverge("the board's journal ends at %d, before the last event received "
@@ -347,6 +348,17 @@ class Link:
             self._pending.clear()
             if is_int(seq):
                 self.last_seq = max(self.last_seq, seq)
+
+    def _said_lost(self, msg):
+        # What the board's start lost to a damaged line, and the files it kept aside.
+        lost, kept = msg.get("lost"), msg.get("kept")
+        if isinstance(lost, list) and len(lost) == 2 and all(is_int(n) for n in lost):
+            self._problem("%s lost events %d..%d to a damaged flash line: its journal goes on "
+                          "as %s" % (self.name, lost[0], lost[1], msg.get("journal")))
+        if isinstance(kept, str):
+            self._problem("%s kept %s aside (%s): `bgboard kept` downloads it"
+                          % (self.name, _clip(kept, 40), _clip(str(msg.get("kept_why",
+                                                                          "damaged")), 60)))
 
     def _handshake(self):
         reply = self.command("hello", _handshake=True)

@@ -31,6 +31,7 @@ class FakeBoard:
         self.commands = []  # (cmd, args) received
         self.lock = threading.Lock()
         self.silent = False  # True: answer nothing
+        self.hello_extra = {}  # more fields for hello ("lost", "kept"...)
 
     @property
     def last(self):
@@ -41,6 +42,7 @@ class FakeBoard:
         if self.hello_fields:
             h["journal"] = self.journal_id
             h["seq"] = self.last
+        h.update(self.hello_extra)
         return h
 
     def commit(self, ev):

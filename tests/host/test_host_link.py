@@ -463,3 +463,18 @@ def test_a_board_without_an_archive_is_told_once_and_not_asked_again():
     assert len(rig.seqs()) == 105 and len(_acks(board)) == 1
     assert [s for s in rig.status if "keeps no archive" in s] == [
         "scripted keeps no archive to acknowledge (unknown command ack)"]
+
+
+def test_what_a_damaged_line_cost_the_board_is_said_once_with_the_kept_file():
+    board = FakeBoard(page=3, journal_id=222)
+    for _ in range(4):
+        board.commit(ev())
+    board.hello_extra = {"lost": [3, 9], "kept": "journal.bad", "kept_why": "repaired"}
+    rig = Rig(board)
+    rig.link.connect()
+    said = [p for p in rig.problems if "damaged" in p or "kept" in p]
+    assert said == ["scripted lost events 3..9 to a damaged flash line: its journal goes on "
+                    "as 222", "scripted kept journal.bad aside (repaired): `bgboard kept` "
+                    "downloads it"]
+    rig.link.command("hello")  # the same start's hello again: nothing new to say
+    assert [p for p in rig.problems if "damaged" in p or "kept" in p] == said
