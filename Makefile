@@ -78,12 +78,15 @@ pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 # device-sized heap: the core's (tests/core, 192K like a Pico) and the board logic's
 # (tests/board, 160K; the whole application with simulated hardware: test_app and
 # test_fault_guard 240K (232K and 224K before the archive of offline play, 2.5 KB of code
-# and object on this port), test_boot_guard 224K), then whole
+# and object on this port), test_boot_guard 224K; test_controller 168K: its power-cut tests
+# hold two boards at once and failed at 160K once the journal wrote restart points, 0.35 KB
+# more of resident code), then whole
 # simulated games (tests/soak: 160K, one physical board for all matches; with the journal
 # and power cuts, each restart a fresh interpreter, 168K: it needed 160K before the
 # write-ahead journal and the fault guard added about 2.9 KB of code on this port;
 # with writes failing at random, 192K: at 168K a put-back cannot read the snapshot line
-# (580 bytes) while the actions that failed still hold the old match).
+# (580 bytes) while the actions that failed still hold the old match; a damaged line in a
+# match's first game, 192K: the world and a whole match before the board powers up again).
 # This port is 64-bit: the same objects and code take about 1.6 times the RAM they take on
 # the Pico. `make bench` shows where the bytes go. Firmware runs as mpy-cross bytecode, as
 # on the device; one interpreter per test file.
@@ -91,11 +94,13 @@ test-mpy: bytecode testcode
 	$(BIN)/python tests/run_mpy_all.py $(MPY) $(MPY_HEAP) $(CORE_PATH) tests/core/test_*.py
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(BOARD_PATH) \
 	  $(filter-out tests/board/test_app.py tests/board/test_boot_guard.py \
-	    tests/board/test_fault_guard.py, $(wildcard tests/board/test_*.py)) \
+	    tests/board/test_fault_guard.py tests/board/test_controller.py, \
+	    $(wildcard tests/board/test_*.py)) \
 	  tests/board/test_app.py@240K tests/board/test_boot_guard.py@224K \
-	  tests/board/test_fault_guard.py@240K
+	  tests/board/test_fault_guard.py@240K tests/board/test_controller.py@168K
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(SOAK_PATH) tests/soak/soak_games.py \
-	  tests/soak/soak_power.py@168K tests/soak/test_write_ahead_soak.py@192K
+	  tests/soak/soak_power.py@168K tests/soak/test_write_ahead_soak.py@192K \
+	  tests/soak/test_restart_soak.py@192K
 
 # A whole match on the emulated Pico, logged and imported into gnubg: some 20 minutes, too
 # long for make test (the emulator runs the firmware 3-4 times slower than a Pico).

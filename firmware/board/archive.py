@@ -15,7 +15,7 @@
 # An archive left by another journal (its id differs) is kept aside like a damaged journal
 # (journal.bad-N, for `bgboard kept`) and a new one begins.
 
-from board.journal import Journal
+from board.journal import Journal, Resync
 
 RESERVE = 8  # a new match needs 1/RESERVE of the archive free: room to finish it
 _ENOSPC = 28
@@ -36,6 +36,28 @@ class Archive(Journal):
         m = self.max_bytes
         reserve = min(max(m // RESERVE, self._owner.max_bytes), m // 2)
         return self._size + reserve > m
+
+    # -- its owner's since() and first_seq, when they reach back into the archive -----------
+    def first_seq_of_both(self):
+        owner = self._owner
+        return self._first if self.ready() and self._first < owner._first else owner._first
+
+    def since_of_both(self, seq, limit):
+        """The archive's events after seq, then its journal's after the archive's last (a
+        power cut in a compaction may leave some in both); Resync if seq is older."""
+        owner = self._owner
+        if not self.ready() or seq < self._first - 1:
+            raise Resync(owner.first_seq, owner.last_seq)
+        return self._both(seq, limit)
+
+    def _both(self, seq, limit):
+        for event in self._events(seq, limit):
+            yield event
+            limit -= 1
+            if limit == 0:
+                return
+        for event in self._owner._events(max(seq, self.last_seq), limit):
+            yield event
 
     def no_room(self):
         """Why a new match is refused (the archive has no room to finish one), or None."""

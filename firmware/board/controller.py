@@ -152,6 +152,8 @@ class Board:
                 "the board could not store it (%s %s): nothing changed" % (type(e).__name__, e)
             self.refuse(why)
             raise NotCommitted(why)
+        if ev["ev"] == "game" and journal is not None:  # a damaged line before here costs
+            journal.mark(self.snapshot)  # at most the game it lies in
         msg = dict(ev)
         msg["seq"] = seq
         self.emit(msg)

@@ -8,12 +8,16 @@
 #   header (first line) TAG "h", JSON {"id": journal id, "base": B, "first": F,
 #                                      "snap": snapshot dict or null}
 #   event               TAG "e<seq>", JSON the event as given (its "seq" is the TAG's)
+#   restart point       TAG "s<seq>", JSON the snapshot after event seq (mark(): the board
+#                       writes one as each game begins)
 # The snapshot is the state after event B (null and B 0: the empty start). Events follow with
 # seq F, F+1, ... (F <= B + 1): those up to B are kept only for since(). A line that fails its
 # CRC (an append that failed or was cut off, ended by "!\n" before the next) is passed
 # over when the next intact line continues the sequence: it never held a committed event. An
 # intact line that breaks the sequence ends the journal; opening repairs the file so appends
-# never follow a broken line.
+# never follow a broken line. Past such damage, the first restart point whose events all
+# follow intact lets the journal go on from there: the damage costs the events up to it (at
+# most the game it lies in), not everything after it.
 #
 # Power cuts and failed writes: an append only adds at the end (a cut leaves at most a torn
 # last line, which the next append first ends with "!\n"); everything rewritten
@@ -29,6 +33,7 @@ import random
 _NEW = ".new"
 _MEND = b"!\n"  # ends a torn line: no record ends in "!" (JSON does not), so it stays bad
 _BAD = ".bad"
+_POINT = 115  # "s": a restart point's TAG
 _ENOSPC = 28
 _EIO = 5
 
@@ -74,18 +79,19 @@ class _Stream(io.IOBase):
         return len(buf)
 
 
-def _header_size(hdr):
-    """Bytes of hdr's header line, and the line's CRC."""
-    s = _Stream("h")
+def _header_size(hdr, tag="h"):
+    """Bytes of hdr's header line (or of a line with another tag), and the line's CRC."""
+    s = _Stream(tag)
     json.dump(hdr, s)
     return 10 + s.n, s.crc
 
 
-def _write_header(out, hdr):
-    """Write hdr's header line to out without building it; returns its size."""
-    size, crc = _header_size(hdr)
+def _write_header(out, hdr, tag="h"):
+    """Write hdr's line (a header, or a restart point's tag) to out without building it;
+    returns its size."""
+    size, crc = _header_size(hdr, tag)
     out.write(("%08x " % crc).encode())
-    json.dump(hdr, _Stream("h", out))
+    json.dump(hdr, _Stream(tag, out))
     out.write(b"\n")
     return size
 
@@ -149,11 +155,29 @@ class _Lines:
         self._pos = self._end = 0
         return line
 
+    def tag(self):
+        """Byte 9 of the next line (its TAG's first letter), read without taking the line;
+        -1 at the end or for a line shorter than that."""
+        if self._end - self._pos < 10:  # the unread part to the front, and fill behind it
+            n = self._end - self._pos
+            view = memoryview(self._buf)
+            view[0:n] = view[self._pos:self._end]
+            k = self._f.readinto(view[n:]) or 0
+            self._pos = 0
+            self._end = n + k
+            self._at += k
+            if self._end < 10:
+                return -1
+        if self._buf.find(b"\n", self._pos, self._pos + 9) >= 0:
+            return -1
+        return self._buf[self._pos + 9]
+
     def skip(self):
         """Pass over the next line (at most limit bytes) without holding it; returns its
-        length."""
+        length (whole: whether a newline ended it)."""
         buf = self._buf
         n = 0
+        self.whole = False
         while n < self._limit:
             if self._pos == self._end and not self._fill():
                 break
@@ -165,6 +189,7 @@ class _Lines:
             n += stop - self._pos
             self._pos = stop
             if i >= 0:
+                self.whole = True
                 break
         return n
 
@@ -203,11 +228,18 @@ def _check(line):
     return line.find(b" ", 9) + 1
 
 
-def _seq(line, j):
-    """The seq of an intact event line (j from _check), or -1 if it is not an event."""
-    if line[9] != 101 or j < 12:  # "e"
+def _seq(line, j, tag=101):
+    """The seq of an intact event line (j from _check), or -1 if it is not an event; with
+    tag _POINT, of a restart point."""
+    if line[9] != tag or j < 12:  # "e" (or "s")
         return -1
     return _number(line, 10, j - 1, 10)
+
+
+def _repair():
+    import board.journal_repair as repair  # the rare path: loaded only when needed
+
+    return repair
 
 
 def _new_id():
@@ -240,15 +272,7 @@ class Journal:
     def first_seq(self):
         """The oldest event since() can deliver (since(first_seq - 1) is the oldest ask),
         from the archive if there is one."""
-        a = self._archived()
-        return a._first if a is not None else self._first
-
-    def _archived(self):
-        # The archive, if it holds events before this journal's first.
-        a = self.archive
-        if a is not None and a.ready() and a._first < self._first:
-            return a
-        return None
+        return self._first if self.archive is None else self.archive.first_seq_of_both()
 
     @property
     def base_seq(self):
@@ -269,22 +293,10 @@ class Journal:
         with its "seq", streamed from flash (at most limit of them if limit > 0). Raises
         Resync if seq is older than the journal keeps or newer than its last event."""
         if seq < self._first - 1 or seq > self.last_seq:
-            a = self._archived()
-            if a is None or seq < a._first - 1 or seq > self.last_seq:
+            if self.archive is None or seq > self.last_seq:
                 raise Resync(self.first_seq, self.last_seq)
-            return self._both(a, seq, limit)
+            return self.archive.since_of_both(seq, limit)
         return self._events(seq, limit)
-
-    def _both(self, archive, seq, limit):
-        # The archive's events after seq, then the journal's after the archive's last (a
-        # power cut in a compaction may leave some in both).
-        for event in archive._events(seq, limit):
-            yield event
-            limit -= 1
-            if limit == 0:
-                return
-        for event in self._events(max(seq, archive.last_seq), limit):
-            yield event
 
     def recover(self):
         """(snapshot or None, the events after it, streamed like since()): the state to
@@ -313,14 +325,18 @@ class Journal:
         finally:
             lines.close()
 
-    def _event_lines(self):
+    def _event_lines(self, points=False):
         # The lines after the header, streamed from flash, each as (line, where its JSON
         # starts, its seq): j 0 for a line that is not whole and intact, seq -1 for one that
-        # is not an event. The file closes at the end, or when the caller closes this.
+        # is not an event. Restart points are passed over unread unless points is true. The
+        # file closes at the end, or when the caller closes this.
         f = self._lines()
         try:
             f.skip()
             while True:
+                if not points and f.tag() == _POINT:
+                    f.skip()
+                    continue
                 line = f.next()
                 if not line:
                     return
@@ -359,6 +375,33 @@ class Journal:
             except Exception as e:  # the event is stored; compaction is tried again later
                 self.compact_error = e
         return seq
+
+    def mark(self, snapshot):
+        """Write a restart point: snapshot() gives the state after the last event. A damaged
+        line before it then costs the events up to it, not the rest (opening). Skipped
+        while the file's end needs mending or lacks room, and right after a compaction; a
+        spare, so a failure is passed over (the next append ends a torn line). Returns
+        whether it was written."""
+        if self._broken or self._torn or self._base == self.last_seq:
+            return False
+        tag = "s%d" % self.last_seq
+        try:
+            snap = snapshot()
+            size = _header_size(snap, tag)[0]
+            if self._size + size > self.max_bytes:
+                return False
+            out = self.storage.open(self.name, "ab")
+            try:
+                self._torn = True  # until the whole line is written
+                _write_header(out, snap, tag)
+                out.flush()
+                self._torn = False
+            finally:
+                out.close()
+        except Exception:  # noqa: B902 - OSError, MemoryError: the event is stored anyway
+            return False
+        self._size += size
+        return True
 
     def compact(self, snapshot):
         """Replace the journal with snapshot (the state after event last_seq) and the most
@@ -431,6 +474,7 @@ class Journal:
         hdr = None
         size = 0
         last = 0
+        found = (0, 0, 0, 0)  # what board.journal_repair.scan found past a damaged line
         try:
             line = f.next()
             hdr = self._parse_header(line)
@@ -441,6 +485,15 @@ class Journal:
                 passed = 0  # lines not intact since the last event: kept if one follows
                 torn = False
                 while True:
+                    if f.tag() == _POINT:  # a restart point: kept, passed over unread (a
+                        n = f.skip()  # snapshot is long); checked only when it is needed
+                        if f.whole:
+                            size += passed + n
+                            passed = 0
+                        else:
+                            passed += n
+                        torn = not f.whole
+                        continue
                     line = f.next()
                     if not line:
                         break
@@ -455,15 +508,9 @@ class Journal:
                     size += passed + len(line)
                     passed = 0
                     torn = False
-                newest = 0  # the newest intact event after the damage
-                if line:
-                    self.dropped = passed
-                    while line:
-                        self.dropped += len(line)
-                        j = _check(line)
-                        if j and _seq(line, j) > newest:
-                            newest = _seq(line, j)
-                        line = f.next()
+                if line:  # damage: the rare path, loaded only now
+                    found = _repair().scan(f, line, last, hdr["base"])
+                    self.dropped = passed + found[0]
                 else:  # only failed appends after the last event: ended, kept
                     size += passed
                     self._torn = torn
@@ -486,13 +533,7 @@ class Journal:
             self._first = self._base + 1
         if self.dropped:
             self.status = "repaired"
-            hdr = self._header()
-            hdr["first"] = self._first
-            if newest > last:  # committed events are cut off: a new timeline, and the
-                self.lost = (last + 1, newest)  # damaged file kept as it was
-                self.kept = self._keep_copy()
-                self.id = hdr["id"] = _new_id()
-            self._rewrite(hdr, max(last, self._base))
+            _repair().mend(self, last, found)
 
     def set_aside(self):
         """Keep the journal as it is under a name of its own (it will not replay) and start
@@ -507,25 +548,6 @@ class Journal:
         # is kept (never overwritten) until the host has fetched it. Returns the name.
         kept = self._free_name()
         self.storage.rename(self.name, kept)
-        return kept
-
-    def _keep_copy(self):
-        # Copy the journal to a free name (the repair still reads it), a chunk at a time.
-        kept = self._free_name()
-        src = self.storage.open(self.name, "rb")
-        try:
-            out = self.storage.open(kept, "wb")
-            try:
-                buf = bytearray(_CHUNK)
-                while True:
-                    n = src.readinto(buf)
-                    if not n:
-                        break
-                    out.write(buf if n == _CHUNK else buf[:n])
-            finally:
-                out.close()
-        finally:
-            src.close()
         return kept
 
     def _free_name(self):

@@ -1,0 +1,170 @@
+# Restart points (board.journal's "s" lines, written as each game begins): a damaged line
+# costs the events up to the next restart point, never the games after it; the journal goes
+# on from that point under a new id, says what it lost and keeps the damaged file. CPython
+# and MicroPython alike.
+import os
+
+from board.journal import Journal
+from board.storage import FlashStorage
+from board_support import rmtree, tmpdir
+from faulty_storage import FailingStorage, FaultyStorage, PowerCut
+
+from test_journal import _check_events, _clear, _event, _put, _raw, _state
+
+
+def _flip(path, seq):
+    # One bit flipped in event seq's line; returns the damaged file.
+    whole = _raw(path)
+    at = whole.index(b" e%d {" % seq) + 12
+    damaged = whole[:at] + bytes([whole[at] ^ 1]) + whole[at + 1:]
+    _put(path, damaged)
+    return damaged
+
+
+def _day(storage):
+    # Events 1..12, restart points after 5 and 9 (two games begin there).
+    j = Journal(storage)
+    for i in range(1, 13):
+        j.append(_event(i))
+        if i in (5, 9):
+            j.mark(lambda: _state(i))
+    return j
+
+
+def test_a_damaged_line_costs_only_the_events_up_to_the_next_restart_point():
+    d = tmpdir("bgboard-restart")
+    try:
+        old = _day(FlashStorage(d)).id
+        damaged = _flip(d, 3)
+        j = Journal(FlashStorage(d))
+        assert j.status == "repaired" and j.lost == (3, 5) and j.id != old
+        assert j.kept == "journal.bad" and _raw(d, "journal.bad") == damaged
+        assert (j.first_seq, j.last_seq) == (6, 12)  # every later game's events stay
+        snap, events = j.recover()
+        assert snap == _state(5)  # the game after the damage resumes exactly
+        _check_events(list(events), 6, 12)
+        assert j.append(_event(13)) == 13
+        j = Journal(FlashStorage(d))
+        assert j.status == "ok" and j.lost is None and j.last_seq == 13
+    finally:
+        rmtree(d)
+
+
+def test_restart_points_are_passed_over_by_readers_and_dropped_by_compaction():
+    d = tmpdir("bgboard-restart")
+    try:
+        j = _day(FlashStorage(d))
+        assert j.size == len(_raw(d))
+        assert _raw(d).count(b" s5 ") == 1 and _raw(d).count(b" s9 ") == 1
+        j = Journal(FlashStorage(d))
+        assert j.status == "ok" and j.size == len(_raw(d))
+        _check_events(list(j.since(0)), 1, 12)  # the host never sees them
+        snap, events = j.recover()
+        assert snap is None
+        _check_events(list(events), 1, 12)
+        j.compact(_state(12))
+        assert b" s5 " not in _raw(d) and b" s9 " not in _raw(d)
+        assert not j.mark(lambda: _state(12))  # after a compaction the header is the point
+        assert b" s12 " not in _raw(d)
+    finally:
+        rmtree(d)
+
+
+def test_damage_after_the_last_restart_point_cuts_off_the_rest_as_before():
+    d = tmpdir("bgboard-restart")
+    try:
+        _day(FlashStorage(d))
+        _flip(d, 11)
+        j = Journal(FlashStorage(d))
+        assert j.lost == (11, 12) and j.last_seq == 10
+        snap, events = j.recover()
+        assert snap is None
+        _check_events(list(events), 1, 10)
+    finally:
+        rmtree(d)
+
+
+def test_a_second_damage_after_a_restart_point_voids_it():
+    d = tmpdir("bgboard-restart")
+    try:
+        _day(FlashStorage(d))
+        _flip(d, 3)
+        _flip(d, 7)  # events 6, 8.. follow the point at 5 with a gap: the one at 9 serves
+        j = Journal(FlashStorage(d))
+        assert j.lost == (3, 9) and (j.first_seq, j.last_seq) == (10, 12)
+        _clear(d)
+        _day(FlashStorage(d))
+        for seq in (3, 7, 11):  # no point past the damage that every later event follows
+            _flip(d, seq)
+        j = Journal(FlashStorage(d))
+        assert j.lost == (3, 12) and j.last_seq == 2
+    finally:
+        rmtree(d)
+
+
+def test_damage_under_the_snapshot_goes_on_from_the_snapshot_with_the_events_after_it():
+    d = tmpdir("bgboard-restart")
+    try:
+        j = Journal(FlashStorage(d), keep=5)
+        for i in range(1, 9):
+            j.append(_event(i))
+        j.compact(_state(8))  # events 4..8 stay for the host
+        for i in range(9, 12):
+            j.append(_event(i))
+        _flip(d, 5)
+        j = Journal(FlashStorage(d), keep=5)
+        assert j.lost == (5, 8) and (j.first_seq, j.last_seq) == (9, 11)
+        snap, events = j.recover()
+        assert snap == _state(8)
+        _check_events(list(events), 9, 11)
+    finally:
+        rmtree(d)
+
+
+def test_a_restart_point_that_fails_to_write_is_ended_and_passed_over():
+    d = tmpdir("bgboard-restart")
+    try:
+        st = FailingStorage(d)
+        j = Journal(st)
+        for i in range(1, 6):
+            j.append(_event(i))
+        st.cut_at = st.steps + 25  # the flash fails in the middle of the line
+        assert not j.mark(lambda: _state(5)) and st.failures == 1
+
+        def no_heap():
+            raise MemoryError("memory allocation failed")
+
+        assert not j.mark(no_heap)  # a board short of heap goes on without the point
+        for i in range(6, 9):
+            j.append(_event(i))
+        assert j.mark(lambda: _state(8))
+        j.append(_event(9))
+        j = Journal(FlashStorage(d))
+        assert j.status == "ok" and j.lost is None
+        _check_events(list(j.since(0)), 1, 9)
+        _flip(d, 2)
+        j = Journal(FlashStorage(d))  # the whole restart point after 8 still serves
+        assert j.lost == (2, 8) and j.recover()[0] == _state(8)  # the torn one was passed
+    finally:
+        rmtree(d)
+
+
+def test_a_power_cut_at_any_step_leaves_a_journal_that_reads_whole():
+    d = tmpdir("bgboard-restart")
+    try:
+        clean = FaultyStorage(d)
+        _day(clean)
+        total = clean.steps
+        for n in range(0, total + 1, 3):
+            for name in os.listdir(d):
+                os.remove(d + "/" + name)
+            try:
+                _day(FaultyStorage(d, cut_at=n))
+            except PowerCut:
+                pass
+            j = Journal(FlashStorage(d))
+            assert j.lost is None, (n, j.lost)
+            _check_events(list(j.since(0)), 1, j.last_seq)
+            assert j.append(_event(j.last_seq + 1)) == j.last_seq
+    finally:
+        rmtree(d)
