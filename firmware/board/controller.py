@@ -202,6 +202,8 @@ class Board:
                 self.phase = PLAYING
         elif kind == "play":
             turn = game.turn
+            if game.is_over():  # its last play is in: nothing more to play (a tracker left
+                raise ValueError("the game is over")  # on it once committed it twice)
             while turn.moves:  # live, the tracker moved them already: make them again here
                 turn.undo()
             if not _replay(game, ev["moves"]):
@@ -233,7 +235,7 @@ class Board:
             self.phase = IDLE
         else:
             raise ValueError("unknown event %r" % kind)
-        if self.tracker is not None and self.tracker.turn is not game.turn:
+        if self.tracker is not None and (self.tracker.turn is not game.turn or game.is_over()):
             self.tracker = None
 
     # --- what the players do ------------------------------------------------------------------------

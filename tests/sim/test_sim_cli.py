@@ -55,6 +55,10 @@ def test_autoplay_plays_and_logs_a_match_that_gnubg_imports(tmp_path):
         events = [e for e in map(json.loads, f) if "ev" in e]
     (match,) = build_matches(events)
     assert match.length == 5 and match.over is not None
+    # The winning play, its result and the match's end are committed once, and last.
+    kinds = [e["ev"] for e in events]
+    assert kinds[-3:] == ["play", "result", "match_over"] and kinds.count("match_over") == 1
+    assert kinds.count("result") == kinds.count("game"), kinds
     (mat,) = [p for p in os.listdir(log) if p.endswith(".mat")]
     out = run_gnubg(str(tmp_path), [("m", ["import mat %s" % (log / mat), "show score"])])["m"]
     assert not troubles(out), troubles(out)

@@ -23,16 +23,20 @@ def _replayed(path):
 
 
 def _game_starts(path):
-    # The seqs of the "game" events on flash, from the raw lines.
+    # The seqs of the "game" events on flash, from the raw lines; and how many results and
+    # ends of the match it holds.
     starts = []
+    ends = [0, 0]
     f = open(path + "/journal", "rb")
     try:
         for line in f:
             if b'"ev": "game"' in line:
                 starts.append(int(line[10:line.index(b" ", 10)]))
+            ends[0] += b'"ev": "result"' in line
+            ends[1] += b'"ev": "match_over"' in line
     finally:
         f.close()
-    return starts
+    return starts, ends
 
 
 def _flip(path, seq):
@@ -83,7 +87,8 @@ def test_a_damaged_line_costs_at_most_the_game_it_lies_in():
             old = journal.id
             vb = ap = journal = None
             gc.collect()
-            starts = _game_starts(path)
+            starts, ends = _game_starts(path)
+            assert ends == [len(starts), 1], (seed, starts, ends)  # each game ends once
             if len(starts) < 2:
                 continue  # one game: no later restart point to go on from
             hit = (starts[0] + starts[1]) // 2  # in the middle of the first game
