@@ -359,6 +359,11 @@ class Link:
             self._problem("%s kept %s aside (%s): `bgboard kept` downloads it"
                           % (self.name, _clip(kept, 40), _clip(str(msg.get("kept_why",
                                                                           "damaged")), 60)))
+        archive = msg.get("kept_archive")
+        if isinstance(archive, str):
+            self._problem("%s kept its archive of past events aside as %s (no journal "
+                          "continues it): `bgboard kept` downloads it"
+                          % (self.name, _clip(archive, 40)))
 
     def _handshake(self):
         reply = self.command("hello", _handshake=True)

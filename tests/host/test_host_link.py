@@ -469,12 +469,14 @@ def test_what_a_damaged_line_cost_the_board_is_said_once_with_the_kept_file():
     board = FakeBoard(page=3, journal_id=222)
     for _ in range(4):
         board.commit(ev())
-    board.hello_extra = {"lost": [3, 9], "kept": "journal.bad", "kept_why": "repaired"}
+    board.hello_extra = {"lost": [3, 9], "kept": "journal.bad", "kept_why": "repaired",
+                         "kept_archive": "journal.bad-2"}
     rig = Rig(board)
     rig.link.connect()
     said = [p for p in rig.problems if "damaged" in p or "kept" in p]
     assert said == ["scripted lost events 3..9 to a damaged flash line: its journal goes on "
                     "as 222", "scripted kept journal.bad aside (repaired): `bgboard kept` "
-                    "downloads it"]
+                    "downloads it", "scripted kept its archive of past events aside as "
+                    "journal.bad-2 (no journal continues it): `bgboard kept` downloads it"]
     rig.link.command("hello")  # the same start's hello again: nothing new to say
     assert [p for p in rig.problems if "damaged" in p or "kept" in p] == said
