@@ -54,3 +54,46 @@ def test_a_damaged_journal_is_kept_named_in_hello_and_downloaded_whole(tmp_path)
     finally:
         sim.send_signal(signal.SIGINT)
         sim.wait(20)
+
+
+def _state(flash):
+    sim = subprocess.Popen([os.path.join(BIN, "bgboard"), "sim", "--flash", str(flash)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = sim.stdout.readline().split()[1]
+        hello = json.loads(_bgboard("send", "hello", "--port", port).stdout)
+        state = json.loads(_bgboard("send", "state", "--port", port).stdout)
+    finally:
+        sim.send_signal(signal.SIGINT)
+        sim.wait(20)
+    return hello, state
+
+
+def test_a_damaged_line_costs_the_board_the_game_it_lies_in_not_the_games_after_it(tmp_path):
+    flash = tmp_path / "flash"
+    # Seed 4 plays three games in its 3-point match, all in the journal (none compacted).
+    run = _bgboard("sim", "--autoplay", "--seed", "4", "--match", "3", "--flash", str(flash))
+    assert run.returncode == 0, run.stderr[-2000:]
+    before_hello, before = _state(flash)
+    journal = flash / "journal"
+    lines = journal.read_bytes().split(b"\n")
+    base = json.loads(lines[0][11:])["base"]
+
+    def seq(line):
+        return int(line[10:line.index(b" ", 10)])
+
+    points = [i for i, line in enumerate(lines) if line[9:10] == b"s"]
+    assert points, "no restart point: the board writes one as each game begins"
+    # An event of a game that is not the last, after the snapshot (the header's base).
+    hit = next(i for i in range(points[-1] - 3, 0, -1)
+               if lines[i][9:10] == b"e" and seq(lines[i]) > base)
+    lost = (seq(lines[hit]), seq(lines[next(i for i in points if i > hit)]))
+    lines[hit] = lines[hit][:20] + bytes([lines[hit][20] ^ 1]) + lines[hit][21:]
+    journal.write_bytes(b"\n".join(lines))
+
+    hello, after = _state(flash)
+    assert hello["lost"] == list(lost) and hello["kept"] == "journal.bad", hello
+    assert hello["journal"] != before_hello["journal"]
+    assert hello["seq"] == before_hello["seq"]  # the games after it are all there
+    for key in ("phase", "game", "match", "settings"):
+        assert after[key] == before[key], key  # and the board stands where it stood
