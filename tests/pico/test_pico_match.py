@@ -23,7 +23,7 @@ def test_autoplay_on_the_pico_plays_and_logs_a_match_gnubg_imports(flashed, tmp_
     log = tmp_path / "log"
     run = bgboard("sim", "--pico", "--image", image, "--autoplay", "--seed", "3", "--match",
                   "1", "--log", str(log), timeout=1500)
-    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.returncode == 0, run.stdout[-1000:] + run.stderr[-3000:]  # stdout: figures
     assert run.stdout.startswith("port: ")
     assert "0 mismatch(es), 0 stuck" in run.stdout, run.stdout
     with open(log / "journal.jsonl") as f:
