@@ -299,7 +299,8 @@ class Chouette:
         for m in list(self.active):
             if self.multiple:
                 level = r.level if r.how != "dropped" else SINGLE  # type: ignore[union-attr]
-                points = scored(level, self.cubes[m].value, self.rules.jacoby)
+                points = scored(level, self.cubes[m].value,
+                                self.rules.jacoby and self.cubes[m].owner is None)
             else:
                 points = r.points  # type: ignore[union-attr]
             self._settle(m, points, r.winner == TEAM)  # type: ignore[union-attr]

@@ -138,8 +138,10 @@ def check_level(level):
 
 
 def scored(level, cube_value, jacoby):
-    """Points a win of `level` is worth: level times the cube; under the Jacoby rule gammons
-    and backgammons count single while the cube has not been turned."""
-    if jacoby and cube_value == 1:
+    """Points a win of `level` is worth: level times the cube. jacoby: the Jacoby rule holds
+    for this game now (money play with the rule, and the cube still centred: "if neither
+    player has offered a double"; an automatic double offers none), so gammons and
+    backgammons count single."""
+    if jacoby:
         level = SINGLE
     return level * cube_value

@@ -121,7 +121,13 @@ class Game:
         return self.result.how  # type: ignore[union-attr]
 
     def jacoby(self):
+        """The Jacoby rule is in force (money play with the rule; the Match ID's field)."""
         return self.money and self.rules.jacoby
+
+    def _single_gammons(self):
+        # Jacoby holds while the cube is centred: no double was offered and taken (a
+        # dropped one ends the game single anyway; an automatic double offers none).
+        return self.jacoby() and self.cube.owner is None
 
     def allowed(self):
         """Names of the actions allowed now."""
@@ -167,6 +173,8 @@ class Game:
     # --- throwing ------------------------------------------------------------------------------
 
     def why_not_roll(self, player=None):
+        if offers.player_error(player):
+            return offers.player_error(player)
         if self.phase == OVER:
             return "the game is over"
         if self.phase == OPENING:
@@ -226,6 +234,8 @@ class Game:
                 and self.rules.cap_allows(self.cube.value * 2))
 
     def why_not_rethrow(self, player=None):
+        if offers.player_error(player):
+            return offers.player_error(player)
         if not self.rules.opening_rethrow:
             return "the first player plays the opening numbers (rule option opening_rethrow " \
                    "is off)"
@@ -249,6 +259,8 @@ class Game:
     # --- checker play ----------------------------------------------------------------------------
 
     def why_not_move(self, player=None):
+        if offers.player_error(player):
+            return offers.player_error(player)
         if self.phase != PLAYING:
             return "the game is over" if self.phase == OVER else "throw the opening roll first"
         if self.turn is None:
@@ -272,6 +284,8 @@ class Game:
         return route
 
     def why_not_undo(self, player=None):
+        if offers.player_error(player):
+            return offers.player_error(player)
         if self.phase != PLAYING:
             return "the game is over" if self.phase == OVER else "nothing has been played"
         if self.turn is None or not self.turn.moves:
@@ -301,7 +315,7 @@ class Game:
             position = turn.position
             if position.mover[OFF] == 15:
                 level = win_level(position)
-                points = scored(level, self.cube.value, self.jacoby())
+                points = scored(level, self.cube.value, self._single_gammons())
                 self._end(Result(self.player, level, points, "over"))
 
     def _accept(self):
@@ -385,7 +399,7 @@ class Game:
         """The game ends at the offered level times the cube."""
         self._refuse(self.why_not_accept_resignation(player))
         resigner, level = self.resignation  # type: ignore[misc]
-        points = scored(level, self.cube.value, self.jacoby())
+        points = scored(level, self.cube.value, self._single_gammons())
         self._end(Result(1 - resigner, level, points, "resigned"))
 
     def why_not_reject_resignation(self, player=None):
@@ -403,7 +417,8 @@ class Game:
         scores `level` times the cube."""
         if self.phase == OVER:
             raise RuleError("the game is over")
-        self._end(Result(winner, level, scored(level, self.cube.value, self.jacoby()), how))
+        points = scored(level, self.cube.value, self._single_gammons())
+        self._end(Result(winner, level, points, how))
 
     def _end(self, result):
         self.result = result

@@ -10,9 +10,19 @@ PLAYING = "playing"
 OVER = "over"
 
 
+def player_error(player):
+    """Why `player` names no player, or None: they are 0 and 1 (None: whoever the rule
+    means; True is no player number)."""
+    if player is None or (player in (0, 1) and not isinstance(player, bool)):
+        return None
+    return "players are 0 and 1, got %r" % (player,)
+
+
 def timing_error(game, player=None):
     """Why `player` (None: the player on roll) may not offer a double now, as far as
     timing goes (whose turn, before the roll, nothing else on offer), or None."""
+    if player_error(player):
+        return player_error(player)
     if game.phase == OPENING:
         return "no double before the opening throw: the opening roll is played as thrown"
     if game.phase == OVER:
@@ -51,18 +61,24 @@ def why_not_double(game, player=None):
 
 
 def why_not_take(game, player=None):
+    if player_error(player):
+        return player_error(player)
     if game.phase != PLAYING:
         return "the game is over" if game.phase == OVER else "no double has been offered"
     return game.cube.why_not_answer(player)
 
 
 def why_not_beaver(game, player=None):
+    if player_error(player):
+        return player_error(player)
     if game.phase != PLAYING:
         return "the game is over" if game.phase == OVER else "no double has been offered"
     return game.cube.why_not_beaver(player, game.rules, game.money)
 
 
 def why_not_raccoon(game, player=None):
+    if player_error(player):
+        return player_error(player)
     if game.phase != PLAYING:
         return "the game is over" if game.phase == OVER else "no beaver to answer"
     if not game.money:
@@ -71,6 +87,8 @@ def why_not_raccoon(game, player=None):
 
 
 def why_not_resign(game, level=SINGLE, player=None):
+    if player_error(player):
+        return player_error(player)
     try:
         check_level(level)
     except RuleError as e:
@@ -82,12 +100,12 @@ def why_not_resign(game, level=SINGLE, player=None):
         return "a resignation is already on offer"
     if game.cube.offered_by is not None:
         return "a double is on offer: the answer is take or drop"
-    if player is not None and player not in (0, 1):
-        return "players are 0 and 1, got %r" % (player,)
     return None
 
 
 def why_not_accept_resignation(game, player=None):
+    if player_error(player):
+        return player_error(player)
     if game.resignation is None:
         return "no resignation is on offer"
     if player is not None and player == game.resignation[0]:

@@ -161,16 +161,19 @@ def test_raccoon_answers_a_beaver_before_the_next_throw():
     says(e, "at once")
 
 
-def test_jacoby_gammons_count_single_unless_the_cube_was_turned():
-    def gammon(rules, cube):
+def test_jacoby_gammons_count_single_unless_a_double_was_offered():
+    """"Gammons and backgammons count only as a single game if neither player has offered a
+    double during the course of the game." (rules-cube-match-chouette)"""
+    def gammon(rules, cube, owner=None):
         g = Game(rules, position=board({1: 1}, {6: 15}))
         start(g, 0, (2, 1))
         g.cube.value = cube
+        g.cube.owner = owner
         g.move(1, 0)
         return g.result
 
     assert gammon(Rules(jacoby=True), 1) == (0, 2, 1, "over")
-    assert gammon(Rules(jacoby=True), 2) == (0, 2, 4, "over")
+    assert gammon(Rules(jacoby=True), 2, owner=1) == (0, 2, 4, "over")  # doubled and taken
     assert gammon(Rules(), 1) == (0, 2, 2, "over")
     # Jacoby is for money play: in a match the gammon counts.
     g = Game(Rules(jacoby=True), money=False, position=board({1: 1}, {6: 15}))
@@ -196,12 +199,13 @@ def test_automatic_doubles_on_opening_ties_up_to_the_limit():
     assert g.cube.value == 4 and g.automatic == 2
     g.roll((5, 1))
     assert g.cube.value == 4 and g.cube.owner is None and g.player == 0
-    # The cube has turned, so a Jacoby gammon counts.
+    # An automatic double offers no double: under Jacoby the gammon counts single, on the
+    # cube of 2 (gnubg's rule too: it asks whether the cube is centred).
     g = Game(Rules(automatic_doubles=1, jacoby=True), position=board({1: 1}, {6: 15}))
     g.roll((2, 2))
     g.roll((2, 1))
     g.move(1, 0)
-    assert g.result.points == 4
+    assert g.result == (0, 2, 2, "over")
 
 
 def test_automatic_doubles_respect_the_cap_and_not_in_matches():
@@ -220,3 +224,26 @@ def test_cube_snapshot_round_trip():
     d = Cube.from_list(c.to_list())
     assert d.to_list() == [8, 1, 1, -1]
     assert Cube().to_list() == [1, -1, -1, -1]
+
+
+def test_player_numbers_other_than_0_and_1_are_refused_as_rule_errors():
+    """"Backgammon is a game for two players" (rules-instructions-match-play): an action
+    for player 2, 7, -1 or True is refused with a ValueError subclass and changes nothing."""
+    g = _second_turn()  # player 1 on roll, before rolling
+    for action, args in ((g.double, ()), (g.roll, ((3, 1),)), (g.resign, (1,))):
+        says(refused(g, action, *args, player=2), "players are 0 and 1")
+    g.double()
+    for bad in (2, 7, -1, True):
+        says(refused(g, g.take, bad), "players are 0 and 1")
+        says(refused(g, g.drop, bad), "players are 0 and 1")
+    g.take(0)
+    g.resign(1, player=1)
+    for bad in (2, 7):
+        says(refused(g, g.accept_resignation, bad), "players are 0 and 1")
+        says(refused(g, g.reject_resignation, bad), "players are 0 and 1")
+    g.reject_resignation(0)
+    g.roll((3, 1))
+    says(refused(g, g.move, 24, 21, player=7), "players are 0 and 1")
+    g.move(24, 21)
+    says(refused(g, g.undo, 2), "players are 0 and 1")
+    assert g.turn.moves and g.cube.value == 2 and g.resignation is None
