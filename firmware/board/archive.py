@@ -93,8 +93,8 @@ class Archive(Journal):
         if total == 0:
             return
         if self._size + total > self.max_bytes:
-            raise OSError(_ENOSPC, "the archive is full (%d of %d bytes): connect the host and run "
-                             "bgboard log" % (self._size, self.max_bytes))
+            raise OSError(_ENOSPC, "the archive is full (%d of %d bytes): connect the host "
+                          "and run bgboard log" % (self._size, self.max_bytes))
         self._broken = True  # until every line is written: read again if one fails
         out = self.storage.open(self.name, "ab")
         try:

@@ -30,9 +30,9 @@
   timelines. A resent event equal to the one received stays a mere duplicate.
 - Acknowledgements: with `ack` on (a Recorder sets it: its on_event has the event on disk
   when it returns), the link tells the board what is stored (`{"cmd":"ack","journal":ID,
-  "seq":N}`) after each catch-up, every ACK_EVERY events and at most ACK_SECONDS after the
-  last one, so that the board frees the archive of what its journal dropped (a day of play
-  without the host stays on the board until then). A board that refuses `ack` (firmware
+  "seq":N}`) after each catch-up, every ACK_EVERY events, and at the first poll ACK_SECONDS
+  after the last ack, so that the board frees the archive of what its journal dropped (a day
+  of play without the host stays on the board until then). A board that refuses `ack` (firmware
   before the archive) is not asked again.
 - A hello with another protocol version is refused with VersionError, naming the firmware to
   flash.
@@ -48,7 +48,7 @@ from bgboard.transport import Disconnected, TransportError
 PROTOCOL = 1
 RECENT = 512  # delivered events kept to tell a resent event from another one under its seq
 ACK_EVERY = 64  # stored events between two acks while events flow
-ACK_SECONDS = 5.0  # a stored event is acked at most this long after it came
+ACK_SECONDS = 5.0  # else a stored event is acked at the first poll this long after the last ack
 
 
 class LinkError(Exception):
