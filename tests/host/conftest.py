@@ -64,6 +64,16 @@ def make_corpus(seed=2024):
         events, match = play_match(random.Random(seed + k), rng.choice([3, 5]), rules,
                                    odds=odds())
         cases.append(Case("nocrawford%d" % k, events, match, rules, mat_exact=False))
+    # Jacoby after an automatic double ("if neither player has offered a double"): these
+    # seeds end a game in a gammon or backgammon on the centred cube of 2, which counts 2.
+    # gnubg must load them cleanly; it takes the results as the files record them, so the
+    # rule itself is tested in tests/core.
+    calm = Odds(double=0.03, take=0.9, beaver=0.2, raccoon=0.3, resign=0.0,
+                resign_after_roll=0.0, accept=0.8)
+    for s in (3006, 3094, 3101):
+        rules = Rules(automatic_doubles=2, jacoby=True, cube_cap=1024)
+        events, match = play_match(random.Random(s), 0, rules, odds=calm, games=4)
+        cases.append(Case("autojacoby%d" % s, events, match, rules, mat_exact=False))
     return cases
 
 
