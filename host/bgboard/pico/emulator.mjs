@@ -7,7 +7,7 @@
 // stdin/stdout carry frames: one type byte, a 4-byte little-endian length, the payload.
 // Every frame to the parent starts with the emulated time in microseconds (float64 LE).
 //   to the parent:  U usb bytes out   L led frame (float64: its first bit's time in us, then
-//                   the GRB bytes)   S a scan starts: send A
+//                   the GRB bytes)   S a scan starts (its first conversion on bank 0): send A
 //                   T an alarm fired (paused until G)   R the chip (re)started: reason
 //                   X a fatal error: text
 //   from the parent: U usb bytes in   A 128 readings (uint16, bank*16+channel order)
@@ -180,6 +180,7 @@ function boot(reason, wdReason = 0) {
     watchdog.alarm.enable = false;
   };
   adcHung = false;
+  pendingAdc = null;
   wirePins();
   wireUsb();
   core.PC = 0x10000000; // boot2 from flash (the ROM's own flash boot needs the SSI)
@@ -243,29 +244,39 @@ function wirePins() {
   const gpio = chip.gpio;
   const bit = (p) => (gpio[p].outputValue ? 1 : 0);
   const enabled = () => bit(pins.enable) === pins.enableActive;
-  gpio[pins.enable].addListener(() => {
-    // A bank powered with bank 0 selected: a scan starts; its readings come from the world.
-    if (enabled() && !bit(pins.bank[0]) && !bit(pins.bank[1]) && !bit(pins.bank[2])) {
-      paused = true;
-      send('S');
-    }
-  });
   const adc = chip.adc;
   const channel = pins.adc - 26;
+  let lastBank = -1; // the bank of the last conversion
   adc.onADCRead = (ch) => {
     if (adcHung) return; // READY never comes
-    let value = 0; // an unpowered bank reads 0 V
+    let index = -1; // an unpowered bank reads 0 V
     if (ch === channel && enabled()) {
       const bank = bit(pins.bank[0]) | (bit(pins.bank[1]) << 1) | (bit(pins.bank[2]) << 2);
       const mux = bit(pins.mux[0]) | (bit(pins.mux[1]) << 1) | (bit(pins.mux[2]) << 2) | (bit(pins.mux[3]) << 3);
-      value = frame[bank * 16 + mux];
+      index = bank * 16 + mux;
+      if (bank === 0 && lastBank !== 0) {
+        // A scan starts (its first reading on bank 0, which the firmware may have powered
+        // at the end of the last scan): its readings come from the world, now.
+        lastBank = bank;
+        pendingAdc = { ch, index };
+        paused = true;
+        send('S');
+        return;
+      }
+      lastBank = bank;
     }
-    adc.channelValues[ch] = value;
-    adc.currentChannel = ch;
-    adc.sampleAlarm.schedule(adc.sampleTime * NS_PER_US);
+    completeAdc(ch, index);
   };
   for (const [pin, level] of Object.entries(inputLevels)) gpio[pin].setInputValue(!!level);
   decodeLeds(gpio[pins.led]);
+}
+let pendingAdc = null; // a conversion waiting for the scan's readings (A)
+
+function completeAdc(ch, index) {
+  const adc = chip.adc;
+  adc.channelValues[ch] = index < 0 ? 0 : frame[index];
+  adc.currentChannel = ch;
+  adc.sampleAlarm.schedule(adc.sampleTime * NS_PER_US);
 }
 
 function decodeLeds(pin) {
@@ -316,6 +327,10 @@ function receive(type, body) {
       break;
     case 'A':
       for (let i = 0; i < 128; i++) frame[i] = body.readUInt16LE(2 * i);
+      if (pendingAdc) {
+        completeAdc(pendingAdc.ch, pendingAdc.index);
+        pendingAdc = null;
+      }
       paused = false;
       break;
     case 'I':
