@@ -44,6 +44,7 @@ class Turn:
         self.required = tuple(dice_to_play(self._me, self._opp, self.dice[0], self.dice[1]))
         self._left = list(self.required)
         self.moves = []  # one tuple of Steps per placed checker, in order
+        self._position = None  # the position as played so far, once asked for
 
     # --- what the player may do -------------------------------------------------------------
 
@@ -108,8 +109,11 @@ class Turn:
 
     @property
     def position(self):
-        """The position as played so far (mover still on roll)."""
-        return Position(self._me, self._opp)
+        """The position as played so far (mover still on roll). Made once per move: a board
+        asks for it several times for each thing the sensors see (1 ms each on a Pico)."""
+        if self._position is None:
+            self._position = Position(self._me, self._opp)
+        return self._position
 
     # --- doing it ------------------------------------------------------------------------------
 
@@ -147,6 +151,7 @@ class Turn:
             apply(self._me, self._opp, s.src, s.dst)
             self._left.remove(s.die)
         self.moves.append(route)
+        self._position = None
         return route
 
     def undo(self):
@@ -158,6 +163,7 @@ class Turn:
             retract(self._me, self._opp, s.src, s.dst, s.hit)
             self._left.append(s.die)
         self._left.sort(reverse=True)
+        self._position = None
         return route
 
     # --- explaining a refusal --------------------------------------------------------------------

@@ -113,7 +113,7 @@ class App:
 
     def _new_board(self):
         return Board(self.hw.clock, self.hw.rng, self.journal, self.renderer,
-                     self.protocol.send)
+                     self.protocol.push)
 
     def info(self):
         out = {"journal": self.journal.id, "seq": self.journal.last_seq}
@@ -138,9 +138,13 @@ class App:
         try:
             n = self.hw.scanner.read_into(self.raw)
             left = self._left if self._watching else None
-            changed = self.sensing.scan(self.raw, left, n) or self._first_look()
+            sensing = self.sensing
+            changed = sensing.scan(self.raw, left, n)
             if changed:
-                self.sensed.read(self.sensing.frame)
+                self.sensed.update(sensing.frame, sensing.changed, changed)
+            elif self._first_look():
+                changed = True
+                self.sensed.read(sensing.frame)
         except Exception as e:  # noqa: B902 - a sensor fault: reported, the next scan tries
             self._fault("scanner", e)
             return
@@ -258,17 +262,26 @@ class App:
         wd = self.hw.watchdog
         if wd is not None:
             wd.start(WATCHDOG_MS)  # fed by this loop: any task that hangs stops it
+        protocol = self.protocol
         while True:
             t0 = clock.ticks_ms()
+            # What this scan changed (a lift's destinations) goes to the LEDs first, then
+            # to the host: a person waits for the one, the host's line does not.
+            protocol.hold()
             self.scan()
-            self._buttons_and_time()
-            # What this scan changed (a lift's destinations) goes out now, not at the LED
-            # task's next turn: about 10 ms sooner.
             try:
                 self.renderer.flush()
-                self._each_second()
             except Exception as e:  # noqa: B902
                 self._fault("leds", e)
+            self._buttons_and_time()  # what they draw goes out at the next turn's flush
+            try:
+                protocol.release()
+            except Exception as e:  # noqa: B902
+                self._fault("link", e)
+            try:
+                self._each_second()
+            except Exception as e:  # noqa: B902
+                self._fault("supply", e)
             if wd is not None:
                 wd.feed()
             rest = SCAN_MS - clock.ticks_diff(clock.ticks_ms(), t0)
@@ -434,7 +447,8 @@ class App:
         r.clear()
         for i in range(r.map.count):
             r.set(i, (255, 255, 255))
-        ma = r.show()
+        r.show()
+        ma = r.estimate()
         self.board.draw()
         return {"leds": r.map.count, "ma": ma}
 
@@ -443,6 +457,8 @@ class App:
             del self.sensing
         self.sensing = Sensing(self.hw.clock, self.hw.field, self.offsets, self.gains,
                                disabled=self.faulty)
+        if hasattr(self, "sensed"):  # it follows the new pipeline's frame from its start
+            self.sensed.read(self.sensing.frame)
         scanner = self.hw.scanner
         self._watching = hasattr(scanner, "watch")  # it checks the windows as it reads
         if self._watching:

@@ -561,7 +561,7 @@ class Board:
         if self.refused_until is not None:
             out.refused()
         elif game is not None and game.dice:
-            out.dice(game.dice)
+            out.dice_pips(game.dice)  # on the cleared frame: the lit pips only
         r = self.reading
         if self.tracker is not None:
             out.reading(self.tracker.mover, r)

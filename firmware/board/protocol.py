@@ -135,6 +135,8 @@ class Protocol:
         self.handler = handler
         self.firmware = firmware
         self.info = info
+        self._holding = False
+        self._held = []
 
     def hello(self):
         msg = {"hello": "bgboard", "protocol": PROTOCOL, "firmware": self.firmware}
@@ -143,9 +145,31 @@ class Protocol:
         return msg
 
     def send(self, msg):
-        # Streamed in pieces: a dump's text is never held whole.
+        """A reply (or the hello): streamed in pieces, so that a dump's text is never held
+        whole. What push() held goes first."""
+        if self._held:
+            self.release()
         json.dump(msg, self.link)
         self.link.write("\n")
+
+    def push(self, msg):
+        """An event or a live line: one write of its text (a fraction of the time streaming
+        takes on a Pico: these are short), or held while hold() is on."""
+        if self._holding:
+            self._held.append(msg)
+        else:
+            self.link.write(json.dumps(msg) + "\n")
+
+    def hold(self):
+        """Keep pushed lines back until release(): the scan loop sends the LEDs' frame
+        before telling the host what a scan changed."""
+        self._holding = True
+
+    def release(self):
+        self._holding = False
+        held = self._held
+        while held:
+            self.push(held.pop(0))
 
     def poll(self):
         """Answer every complete line that has arrived; returns how many."""

@@ -31,25 +31,44 @@ class Sensed:
         """Summarise a classified frame (board.layout's slots and signed codes): side 0 is
         white (positive codes), side 1 black. A checker on the wrong half of the bar still
         counts for its colour."""
+        for p in range(1, 25):
+            self._point(codes, p)
+        self._bar(codes)
+
+    def update(self, codes, changed, n):
+        """The same, for the points of the first n slots in `changed` only (a scan's
+        changes: a lift costs one point, not the whole board)."""
+        bar = False
+        for i in range(n):
+            s = changed[i]
+            if s >= BAR_FIRST:
+                bar = True
+            else:
+                self._point(codes, s // POINT_SLOTS + 1)
+        if bar:
+            self._bar(codes)
+
+    def _point(self, codes, p):
+        w = b = 0
+        w_sat = b_sat = 0
+        first = (p - 1) * POINT_SLOTS
+        for s in range(first, first + POINT_SLOTS):
+            c = codes[s]
+            if c > 0:
+                w += c
+                w_sat |= c >= 3
+            elif c < 0:
+                b -= c
+                b_sat |= c <= -3
+        self.count[0][p] = w
+        self.saturated[0][p] = w_sat
+        self.count[1][25 - p] = b
+        self.saturated[1][25 - p] = b_sat
+
+    def _bar(self, codes):
         for side in (0, 1):
             self.count[side][25] = 0
             self.saturated[side][25] = 0
-        for p in range(1, 25):
-            w = b = 0
-            w_sat = b_sat = 0
-            first = (p - 1) * POINT_SLOTS
-            for s in range(first, first + POINT_SLOTS):
-                c = codes[s]
-                if c > 0:
-                    w += c
-                    w_sat |= c >= 3
-                elif c < 0:
-                    b -= c
-                    b_sat |= c <= -3
-            self.count[0][p] = w
-            self.saturated[0][p] = w_sat
-            self.count[1][25 - p] = b
-            self.saturated[1][25 - p] = b_sat
         for s in range(BAR_FIRST, SLOTS):
             c = codes[s]
             side = 0 if c > 0 else 1

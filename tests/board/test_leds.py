@@ -58,20 +58,21 @@ def test_current_stays_under_the_cap():
     r, strip, ledmap = rig(brightness=255, cap_ma=300)
     for i in range(ledmap.count):
         r.set(i, (255, 255, 255))  # all white, full: about 9 A uncapped
-    ma = r.show()
-    assert ma <= 300 and r.scale < 256
+    r.show()
+    assert r.estimate() <= 300 and r.scale < 256
     assert strip.frames == 1
     assert max(strip.shown) > 0  # dimmed, not dark
 
 
 def test_a_deferred_frame_reports_its_current_and_goes_out_under_the_cap_of_then():
-    # The device defers frames to its LED task: show() still says what the frame will draw
-    # (`ledtest` answers with it), and the frame goes out under the cap at flush time.
+    # The device defers frames to its LED task: estimate() still says what the frame will
+    # draw (`ledtest` answers with it), and the frame goes out under the cap at flush time.
     r, strip, ledmap = rig(brightness=255, cap_ma=300)
     r.deferred = True
     for i in range(ledmap.count):
         r.set(i, (255, 255, 255))
-    assert 0 < r.show() <= 300 and strip.frames == 0
+    r.show()
+    assert 0 < r.estimate() <= 300 and strip.frames == 0
     r.cap_ma = 2500  # the board's own supply plugged in meanwhile
     assert r.flush() and strip.frames == 1
     assert r.scale > 256 * 2000 // 9120  # scaled for 2500 mA, not 300
