@@ -302,8 +302,13 @@ def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0,
                % (done["games"], done["plays"], done["mismatches"], done["stuck"], last))
     if log_dir:
         click.echo("log: %s" % ", ".join(sorted(os.listdir(log_dir))))
-    if done["mismatches"] or done["stuck"]:
-        raise click.ClickException("the board committed plays the hands did not make")
+    if done["mismatches"]:
+        raise click.ClickException("the board committed %d play(s) the hands did not make"
+                                   % done["mismatches"])
+    if done["stuck"]:
+        raise click.ClickException("the board read something other than the hands' play %d "
+                                   "time(s): the checkers were put back as it asked"
+                                   % done["stuck"])
 
 
 def _progress(view, games):

@@ -10,6 +10,11 @@ import json
 from bgcore import Position, Turn
 
 PASS_MS = 2000  # board.controller: a roll with no legal play passes after this long
+TRIES = 4  # restores in a row with no play committed: the board and the hands disagree for good
+
+
+class Stalled(RuntimeError):
+    """The board kept seeing something other than what the hands did."""
 
 
 class Players:
@@ -28,6 +33,7 @@ class Players:
         self.plays = 0  # plays committed and checked
         self.mismatches = []  # plays the board committed differently from the hands
         self.stuck = 0  # times the board did not agree with the hands after a play
+        self.tries = 0  # restores since the last committed play
         self.games = 0
         self.steps = 0
 
@@ -49,6 +55,8 @@ class Players:
         ev = msg.get("ev")
         if ev == "result":
             self.games += 1
+        if ev == "play":
+            self.tries = 0
         if ev != "play" or self.intended is None or self.turn_start is None:
             return
         player, want = self.intended
@@ -155,7 +163,13 @@ class Players:
             self.restore(now)
 
     def restore(self, game):
-        """Put the checkers where the board expects them (a person following the LEDs)."""
+        """Put the checkers where the board expects them (a person following the LEDs).
+        Raises Stalled once that has not helped TRIES times in a row."""
+        self.tries += 1
+        if self.tries > TRIES:
+            raise Stalled("the board and the hands disagree after %d restores: it expects "
+                          "%s and reads %s" % (TRIES, game.get("position_id"),
+                                               self.pico.command({"cmd": "dump"})["codes"]))
         if game.get("position_id"):
             self.set_position(Position.from_id(game["position_id"]))
         self.pico.sleep(400)
