@@ -19,6 +19,7 @@ people), 0 runs it as fast as it goes (autoplay, tests). `sleep` and the players
 in emulated time: the emulator stops while they act, so they are never late.
 """
 
+import collections
 import json
 import os
 import select
@@ -224,6 +225,8 @@ class PicoBoard:
         self.lock = threading.RLock()  # the world: scans read it, hands and sim lines move it
         self.led_frames = 0
         self.led_at = 0.0  # emulated us of the last frame's first bit
+        self._scans = collections.deque(maxlen=8)  # emulated us the latest scans began
+        self.scan_before_led = 0.0  # ...the latest before the last LED frame's first bit
         self.leds = bytes(3 * self.pins.led_count)  # the last frame, RGB per LED
         self.boots = []  # (emulated us, reason) of each start of the chip
         self.device_text = bytearray()  # what the device said that was not ours (kept short)
@@ -326,11 +329,13 @@ class PicoBoard:
             self.now_us = us
             self.clock.us = us
         if kind == "S":  # answered to the chip that asked (it may not be published yet)
+            self._scans.append(us)
             emulator.send("A", self._readings())
         elif kind == "U":
             self._from_device(body)
         elif kind == "L":
             self.led_at = struct.unpack_from("<d", body)[0]
+            self.scan_before_led = max((t for t in self._scans if t < self.led_at), default=0.0)
             self._led_frame(body[8:])
         elif kind == "T":
             self._paused = True
