@@ -53,10 +53,12 @@ def why_not_double(game, player=None):
         return "Holland rule: after the Crawford game the trailer may double only after " \
                "both sides have played two rolls"
     needs = game.needs
-    if needs and game.cube.value >= needs[doubler]:
-        return "dead cube: player %d needs %d point(s), which a win on the cube's present %d " \
-               "gives, so may not double (gnubg's rule)" % (doubler, needs[doubler],
-                                                           game.cube.value)
+    v = game.cube.value
+    if needs and v >= needs[doubler] and (game.rules.dead_cube or v >= needs[1 - doubler]):
+        # A double the texts allow but that changes nothing: a win on the present cube gives
+        # either side the match (gnubg 1.07 crashes importing a match whose cube reaches 512).
+        return "dead cube: a win on the cube's present %d gives player %d the match (%s)" % (
+            v, doubler, "rule option dead_cube" if game.rules.dead_cube else "and the opponent")
     return game.cube.why_not_double(doubler, game.rules)
 
 

@@ -12,6 +12,7 @@ _FIELDS = (
     ("crawford", True),  # match: no doubling in the game after a side first reaches N-1
     ("holland", False),  # match: post-Crawford, the trailer doubles only after two rolls each
     ("opening_rethrow", False),  # old rule: the first player may throw both dice again
+    ("dead_cube", False),  # match: no double once a win on the cube wins the match (gnubg's CLI)
 )
 
 MAX_CUBE = 1 << 15  # the largest cube a gnubg Match ID can hold
@@ -31,7 +32,8 @@ class Rules:
     """Options for play, given by keyword (see _FIELDS for what each means)."""
 
     def __init__(self, jacoby=False, beavers=False, raccoons=False, automatic_doubles=0,
-                 cube_cap=None, crawford=True, holland=False, opening_rethrow=False):
+                 cube_cap=None, crawford=True, holland=False, opening_rethrow=False,
+                 dead_cube=False):
         self.jacoby = _flag("jacoby", jacoby)
         self.beavers = _flag("beavers", beavers)
         self.raccoons = _flag("raccoons", raccoons)
@@ -40,6 +42,7 @@ class Rules:
         self.crawford = _flag("crawford", crawford)
         self.holland = _flag("holland", holland)
         self.opening_rethrow = _flag("opening_rethrow", opening_rethrow)
+        self.dead_cube = _flag("dead_cube", dead_cube)
         n = self.automatic_doubles
         if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n > 15:
             raise RuleError("automatic_doubles is a limit from 0 (off) to 15, got %r" % (n,))

@@ -294,6 +294,10 @@ def rules_options(f):
     opts = [
         click.option("--opening-rethrow", is_flag=True, default=None,
                      help="Old rule: the first player may throw both dice again."),
+        click.option("--dead-cube", is_flag=True, default=None,
+                     help="Match: no double once a win on the cube gives the doubler the "
+                          "match (gnubg's play; by default only a cube that gives both "
+                          "sides the match is dead)."),
         click.option("--holland", is_flag=True, default=None,
                      help="Match: post-Crawford, the trailer doubles only after two rolls "
                           "each."),

@@ -104,8 +104,7 @@ def test_holland_rule_the_trailer_doubles_only_after_two_rolls_each():
     e = refused(m, g.double)
     says(e, "Holland rule", "two rolls")
     roll_and_play(g, (3, 1))  # the trailer's second
-    reason = g.why_not_double()  # the leader: no Holland rule, only his dead cube
-    assert g.on_roll == 0 and "Holland" not in reason and "dead cube" in reason
+    assert g.on_roll == 0 and g.can_double()  # the leader: no Holland rule restrains him
     roll_and_play(g, (4, 1))  # the leader's second
     assert g.on_roll == 1 and g.can_double()
     g.double()
@@ -119,18 +118,50 @@ def test_without_holland_the_trailer_may_double_at_once():
     assert g.can_double()
 
 
-def test_a_dead_cube_may_not_be_turned():
-    # 8-4 in 9: the leader needs 1 point, which any win gives: gnubg refuses his double.
+def test_a_dead_cube_may_be_turned_by_default():
+    """"There is no limit to the number of times a double may be offered in one game." In
+    matches only Crawford (and the Holland option) restrain the cube: at 8-4 in 9 the leader,
+    whom any win gives the match, may still double, and the trailer redouble. Only a cube
+    that already gives both sides the match stays put: a double would change nothing (and
+    gnubg 1.07 crashes importing a match whose cube runs on to 512)."""
     m = Match(9, score=(8, 4))
     g = m.game
     start(g, 1)
     play_out(g)
+    assert g.can_double() and g.on_roll == 0
+    g.double()
+    g.take()
+    assert g.cube.value == 2 and g.cube.owner == 1
+    roll_and_play(g, (2, 1))
+    g.double()  # the trailer, needing 5: 2 does not give it him
+    g.take()
+    roll_and_play(g, (3, 1))
+    assert g.cube.value == 4 and g.cube.owner == 0 and g.on_roll == 0
+    g.double()  # 4 gives the leader the match, not the trailer
+    g.take()
+    roll_and_play(g, (4, 1))
+    e = refused(m, g.double)  # 8 gives either side the match
+    says(e, "dead cube", "present 8")
+    g.resign(1, player=1)
+    g.accept_resignation()
+    assert m.score == [16, 4] and m.is_over()
+
+
+def test_the_dead_cube_option_refuses_what_gnubg_refuses():
+    """Rule option dead_cube: gnubg's own play ("The cube is dead; you can't double any
+    more.") refuses a double when a win on the present cube already wins the match."""
+    m = Match(9, Rules(dead_cube=True), score=(8, 4))
+    g = m.game
+    start(g, 1)
+    play_out(g)
     e = refused(m, g.double)
-    says(e, "dead cube", "player 0 needs 1")
+    says(e, "dead cube", "gives player 0 the match", "dead_cube")
     roll_and_play(g, (2, 1))
     g.double()  # the trailer, needing 5, may
     g.take()
     assert g.needs == [1, 5] and g.cube.value == 2
+    assert Rules.from_dict(Rules(dead_cube=True).to_dict()).dead_cube
+    assert Rules().to_dict()["dead_cube"] == 0
 
 
 def test_money_options_are_not_used_in_match_play():

@@ -33,7 +33,8 @@ def rules_dict(rules):
     d = rules.to_dict()
     out = {}
     for k, v in d.items():
-        if k in ("jacoby", "beavers", "raccoons", "crawford", "holland", "opening_rethrow"):
+        if k in ("jacoby", "beavers", "raccoons", "crawford", "holland", "opening_rethrow",
+                 "dead_cube"):
             out[k] = bool(v)
         else:
             out[k] = v

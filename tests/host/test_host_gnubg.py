@@ -112,10 +112,14 @@ def test_mat_files_import_cleanly_with_the_journals_score(corpus, tmp_path):
             if g.score != [0, 0] and m.length and max(g.score) == m.length - 1 \
                     and not g.crawford and "double" in kinds:
                 seen.add("post-Crawford double")
+            for e in g.entries:  # a win on the cube before the double wins the match
+                if e.kind == "double" and m.length and e.cube // 2 >= m.length - g.score[
+                        e.player]:
+                    seen.add("dead-cube double")
     # the corpus must exercise what the format has to say
     for what in ("no-play roll", "drop by player 0", "drop by player 1", "resigned 1",
                  "resigned 2", "resigned after rolling", "beaver", "raccoon", "Crawford game",
-                 "post-Crawford double"):
+                 "post-Crawford double", "dead-cube double"):
         assert what in seen, "the corpus has no %s" % what
     assert stats["games"] > 150 and stats["plays"] > 4000, stats
 
