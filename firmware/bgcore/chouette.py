@@ -211,6 +211,7 @@ class Chouette:
             cube = self.cubes[member]
             if take:
                 cube.take()
+                cube.taken_by = None  # no beavers in a chouette
             else:
                 self._leaves(member, cube.drop(), side == TEAM)
                 if member == self.captain and side == BOX:

@@ -199,7 +199,7 @@ class Game:
             return self._opening(dice)
         dice = check_dice(dice)
         self._accept()
-        self.cube.beaver_by = None  # a raccoon must come before the next throw
+        self.cube.beaver_by = self.cube.taken_by = None  # beavers and raccoons come first
         self.turn = Turn(self.start, dice)
         self.rolls[self.player] += 1
         return self.turn
@@ -366,7 +366,8 @@ class Game:
         return offers.why_not_beaver(self, player)
 
     def beaver(self, player=None):
-        """Take and at once redouble, keeping the cube (money play, rule option beavers)."""
+        """Take and at once redouble, keeping the cube (money play, rule option beavers):
+        instead of take(), or after it until the doubler throws."""
         self._refuse(self.why_not_beaver(player))
         self.cube.beaver(self.rules.raccoons)
 
@@ -391,6 +392,7 @@ class Game:
         if resigner == self.on_roll:
             self._accept()
         self.resignation = (resigner, level)
+        self.cube.taken_by = None  # the doubler acted: too late to beaver
 
     def why_not_accept_resignation(self, player=None):
         return offers.why_not_accept_resignation(self, player)
@@ -424,8 +426,7 @@ class Game:
         self.result = result
         self.phase = OVER
         self.resignation = None
-        self.cube.offered_by = None
-        self.cube.beaver_by = None
+        self.cube.offered_by = self.cube.beaver_by = self.cube.taken_by = None
         self.rethrow_open = False
 
     def is_over(self):

@@ -327,7 +327,7 @@ class App:
         if cmd == "roll":
             dice = args.get("dice")
             board.roll((dice[0], dice[1]) if dice else None)
-        elif cmd in ("double", "take", "drop", "beaver"):
+        elif cmd in ("double", "take", "drop", "beaver", "raccoon"):
             board.cube_action(cmd, args.get("member"))
         elif cmd == "partner":
             board.partner(args["member"])

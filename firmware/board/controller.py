@@ -312,6 +312,8 @@ class Board:
             raise ValueError("a member is named only in a chouette")
         else:
             player = game.on_roll if kind in ("double", "raccoon") else game.decider
+            if kind == "beaver" and game.cube.taken_by is not None:
+                player = game.cube.taken_by  # a beaver just after the take
             reason = getattr(game, "why_not_" + kind)(player)
             if reason:
                 raise ValueError(reason)
@@ -427,10 +429,14 @@ class Board:
         try:
             if mask & ROLL:
                 self.roll()
-            if mask & DOUBLE:
+            if mask & DOUBLE and mask & TAKE:  # both: beaver (instead of Take or after
+                game = self.match.game if self.match is not None else None  # it), raccoon
+                self.cube_action("raccoon" if game is not None and game.cube.beaver_by
+                                 is not None else "beaver", None, True)
+            elif mask & DOUBLE:
                 self.cube_action("double", None, True)
-            if mask & TAKE:
-                self.cube_action("beaver" if mask & DOUBLE else "take", None, True)
+            elif mask & TAKE:
+                self.cube_action("take", None, True)
             if mask & DROP:
                 self.cube_action("drop", None, True)
             if mask & UNDO:

@@ -23,7 +23,8 @@ COMMANDS = {
     "double": {"member": ("str", False)},  # member: in a chouette, whose stake
     "take": {"member": ("str", False)},
     "drop": {"member": ("str", False)},
-    "beaver": {},
+    "beaver": {},  # instead of take, or just after it
+    "raccoon": {},
     "resign": {"level": ("level", True)},
     "accept": {},
     "reject": {},

@@ -9,7 +9,8 @@ list of `Entry` values in the order the players acted:
     roll    player, dice: a roll that was never played (the roller resigned); `how`
             "forced" when the roll had exactly one legal play
     double  player, cube: a double to `cube`
-    beaver  player (the taker), cube (the new value)
+    beaver  player (the taker), cube (the new value); a beaver journaled after its player's
+            take (the board allows it until the doubler throws) replaces that take
     raccoon player (the first doubler), cube
     take    player; `how` "implied" for the take gnubg sees after a beaver or raccoon (the
             board journals none: the redouble is accepted at once)
@@ -218,7 +219,12 @@ class GameLog:
                 self.entries.append(_entry(ev["team"], ev["player"]))
         elif name in ("beaver", "raccoon"):
             # In gnubg's terms the answer is a redouble of its own, which the other side
-            # takes: that take comes before whatever happens next.
+            # takes: that take comes before whatever happens next. A beaver just after the
+            # beaverer's take is the same beaver in the files: the take is left out.
+            last = self.entries[-1] if self.entries else None
+            if (name == "beaver" and last is not None and last.kind == "take"
+                    and last.player == ev["player"] and last.how is None):
+                self.entries.pop()
             self.entries.append(_entry(name, ev["player"], cube=ev["cube"]))
             self._take = 1 - ev["player"]
         elif name == "resign":

@@ -3,7 +3,8 @@
 import gc
 
 from bgcore import GAMMON, Rules
-from board.controller import DROP, IDLE, OPENING, OVER, PASS_MS, PLAYING, ROLL, SETUP, Board
+from board.controller import DOUBLE, DROP, IDLE, OPENING, OVER, PASS_MS, PLAYING, ROLL, SETUP
+from board.controller import TAKE, Board
 from board.journal import Journal
 from board.storage import FlashStorage
 from board.tracker import RESTORE
@@ -152,6 +153,41 @@ def test_money_game_doubled_and_dropped_scores_the_cube():
     eyes.start()  # the checkers set up again: game 2
     assert kinds(events)[-1] == "game" and events[-1]["number"] == 2
     assert events[-1]["score"] == [0, 1]
+
+
+def test_take_then_beaver_then_raccoon_on_the_buttons():
+    """"After accepting a double, he may immediately turn the cube to 4" and "if the opponent
+    still believes he is the favorite after the first player's beaver, he may immediately turn
+    the cube another notch to 8" (rules-cube-match-chouette): Take, then Double and Take
+    together; the doubler answers with Double and Take together. A power cut between the take
+    and the beaver keeps the chance."""
+    path = tmpdir()
+    try:
+        board, eyes, events = rig((3, 1), (5, 2), journal=Journal(FlashStorage(path)))
+        board.new_match(0, Rules(beavers=True, raccoons=True))
+        eyes.start()
+        board.roll()
+        eyes.carry(WHITE, 8, 5)
+        eyes.carry(WHITE, 6, 5)
+        board.on_buttons(DOUBLE)  # black doubles
+        board.on_buttons(TAKE)  # white takes
+        assert kinds(events)[-2:] == ["double", "take"]
+        board = Board(SimClock(), Dice((5, 2)), Journal(FlashStorage(path)), None,
+                      events.append)  # the power went and came back
+        board.resume()
+        eyes.board = board
+        board.on_buttons(DOUBLE | TAKE)  # white beavers at once
+        assert events[-1]["ev"] == "beaver" and events[-1]["player"] == WHITE
+        assert events[-1]["cube"] == 4
+        board.on_buttons(DOUBLE | TAKE)  # black, the doubler, raccoons
+        assert events[-1]["ev"] == "raccoon" and events[-1]["player"] == BLACK
+        assert events[-1]["cube"] == 8 and board.match.game.cube.owner == WHITE
+        board.on_buttons(DOUBLE | TAKE)  # nothing more to answer: refused
+        assert events[-1]["live"] == "refused" and "no double" in events[-1]["reason"]
+        board.on_buttons(ROLL)
+        assert kinds(events)[-1] == "roll"
+    finally:
+        rmtree(path)
 
 
 def test_illegal_cube_actions_are_refused_and_change_nothing():

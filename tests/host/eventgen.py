@@ -110,6 +110,9 @@ class Player:
         self.j.emit("double", player=player, cube=g.cube.value * 2)
         taker = 1 - player
         if g.can_beaver(taker) and self.chance(self.odds.beaver):
+            if self.chance(0.5):  # Take pressed first, then the beaver at once
+                g.take(taker)
+                self.j.emit("take", player=taker)
             g.beaver(taker)
             self.j.emit("beaver", player=taker, cube=g.cube.value)
             if g.can_raccoon(player) and self.chance(self.odds.raccoon):

@@ -91,8 +91,14 @@ def test_mat_files_import_cleanly_with_the_journals_score(corpus, tmp_path):
         jobs.append((case.name, cmds))
         stats["matches" if m.length else "sessions"] += 1
         stats["games"] += len(m.games)
+        prev = {"ev": None}
         for ev in case.events:
             name = ev["ev"]
+            if name in ("beaver", "raccoon"):
+                seen.add(name)
+                if name == "beaver" and prev["ev"] == "take":
+                    seen.add("beaver after the take")
+            prev = ev
             if name == "play":
                 stats["plays"] += 1
                 if not ev["moves"]:
@@ -101,8 +107,6 @@ def test_mat_files_import_cleanly_with_the_journals_score(corpus, tmp_path):
                 seen.add("drop by player %d" % ev["player"])
             elif name == "result" and ev["how"] == "resigned":
                 seen.add("resigned %d" % ev["level"])
-            elif name in ("beaver", "raccoon"):
-                seen.add(name)
             elif name == "game" and ev["crawford"]:
                 seen.add("Crawford game")
         for g in m.games:
@@ -119,7 +123,8 @@ def test_mat_files_import_cleanly_with_the_journals_score(corpus, tmp_path):
     # the corpus must exercise what the format has to say
     for what in ("no-play roll", "drop by player 0", "drop by player 1", "resigned 1",
                  "resigned 2", "resigned after rolling", "beaver", "raccoon", "Crawford game",
-                 "post-Crawford double", "dead-cube double"):
+                 "post-Crawford double", "dead-cube double",
+                 "beaver after the take"):
         assert what in seen, "the corpus has no %s" % what
     assert stats["games"] > 150 and stats["plays"] > 4000, stats
 

@@ -18,7 +18,7 @@ from bgboard.view.drawing import Scene, board_svg, leds_from_live, sides_of, sta
 from bgcore import Position
 
 SIM_VERBS = ("look", "lift", "place", "press")
-BUTTONS = ("roll", "double", "take", "drop", "undo", "menu")
+BUTTONS = ("roll", "double", "take", "drop", "undo", "menu", "beaver")
 
 
 def check_sim(msg):
