@@ -16,7 +16,7 @@ from bgcore.turn import Turn, check_dice
 
 
 ACTIONS = ("roll", "rethrow", "move", "undo", "double", "take", "drop", "beaver", "raccoon",
-           "resign", "accept_resignation", "reject_resignation")
+           "resign", "accept_resignation", "reject_resignation", "demand")
 
 
 def win_level(position):
@@ -63,7 +63,7 @@ class Game:
         self.automatic = 0  # automatic doubles made in the opening
         self.opening = None  # (die of player 0, die of player 1) of the deciding throw
         self.rethrow_open = False
-        self.resignation = None  # (player, level) on offer
+        self.resignation = None  # (player, level) on offer; (player, level, 1): demanded
         self.result = None  # a Result once the game is over
 
     # --- state ---------------------------------------------------------------------------------
@@ -169,6 +169,9 @@ class Game:
 
     def can_reject_resignation(self, player=None):
         return self.why_not_reject_resignation(player) is None
+
+    def can_demand(self, level=None, player=None):
+        return self.why_not_demand(level, player) is None
 
     # --- throwing ------------------------------------------------------------------------------
 
@@ -400,7 +403,7 @@ class Game:
     def accept_resignation(self, player=None):
         """The game ends at the offered level times the cube."""
         self._refuse(self.why_not_accept_resignation(player))
-        resigner, level = self.resignation  # type: ignore[misc]
+        resigner, level = self.resignation[:2]  # type: ignore[index]
         points = scored(level, self.cube.value, self._single_gammons())
         self._end(Result(1 - resigner, level, points, "resigned"))
 
@@ -408,9 +411,18 @@ class Game:
         return self.why_not_accept_resignation(player)
 
     def reject_resignation(self, player=None):
-        """Play goes on."""
+        """Play goes on (a demand refused by the resigner too)."""
         self._refuse(self.why_not_reject_resignation(player))
         self.resignation = None
+
+    def why_not_demand(self, level=None, player=None):
+        return offers.why_not_demand(self, level, player)
+
+    def demand(self, level, player=None):
+        """The opponent of a resigner requires a higher forfeit (a gammon for a single); the
+        resigner then accepts (agrees: the game ends so) or rejects (plays on)."""
+        self._refuse(self.why_not_demand(level, player))
+        self.resignation = (self.resignation[0], level, 1)  # type: ignore[index]
 
     # --- the end -------------------------------------------------------------------------------
 

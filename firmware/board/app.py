@@ -337,6 +337,8 @@ class App:
             board.resign(args["level"])
         elif cmd in ("accept", "reject"):
             board.answer_resignation(cmd == "accept")
+        elif cmd == "demand":
+            board.demand(args["level"])
         elif cmd == "new":
             self._new(args)
         elif cmd == "undo":

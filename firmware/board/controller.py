@@ -225,6 +225,8 @@ class Board:
             game.accept_resignation(ev["player"])
         elif kind == "reject":
             game.reject_resignation(ev["player"])
+        elif kind == "demand":
+            game.demand(ev["level"], ev["player"])
         elif kind == "result":
             self.phase = OVER
             if self.chouette is not None:
@@ -339,13 +341,24 @@ class Board:
         self._commit({"ev": "resign", "player": player, "level": level})
 
     def answer_resignation(self, accept):
+        """The resigner's opponent accepts or rejects; after a demand the resigner does."""
         game = self._game("answer")
         reason = game.why_not_accept_resignation()
         if reason:
             raise ValueError(reason)
-        self._commit({"ev": "accept" if accept else "reject", "player": game.decider})
+        res = game.resignation
+        self._commit({"ev": "accept" if accept else "reject",
+                      "player": res[0] if len(res) > 2 else game.decider})
         if game.is_over():
             self._result()
+
+    def demand(self, level):
+        """The resigner's opponent requires a higher forfeit (the resigner then answers)."""
+        game = self._game("demand")
+        reason = game.why_not_demand(level)
+        if reason:
+            raise ValueError(reason)
+        self._commit({"ev": "demand", "player": game.decider, "level": level})
 
     def undo(self):
         """Take back the last checker moved (the board then shows it must go back)."""

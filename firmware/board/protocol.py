@@ -28,6 +28,7 @@ COMMANDS = {
     "resign": {"level": ("level", True)},
     "accept": {},
     "reject": {},
+    "demand": {"level": ("level", True)},  # a higher forfeit than the resignation offered
     "new": {
         "kind": ("str", True),  # "match", "money" or "chouette"
         "length": ("int", False),

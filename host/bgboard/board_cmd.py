@@ -201,9 +201,11 @@ def _simple(name, doc):
 
 
 for _name, _doc in (
-    ("beaver", "Beaver the double on offer (money play with beavers)."),
-    ("accept", "Accept the resignation on offer."),
-    ("reject", "Reject the resignation on offer."),
+    ("beaver", "Beaver the double on offer, or the double just taken (money play with "
+               "beavers)."),
+    ("raccoon", "Raccoon the beaver just made (the doubler; money play with raccoons)."),
+    ("accept", "Accept the resignation on offer (after a demand: the resigner agrees)."),
+    ("reject", "Reject the resignation on offer (after a demand: the resigner plays on)."),
     ("undo", "Take back the last checker moved this turn."),
     ("verify", "Compare every slot with the position: prints the missing and extra places."),
     ("state", "Print the board's whole state."),
@@ -278,16 +280,29 @@ def leave(name, port):
 LEVEL_WORDS = {"1": 1, "2": 2, "3": 3, "single": 1, "gammon": 2, "backgammon": 3}
 
 
+def _level(name, level):
+    value = LEVEL_WORDS.get(level.lower())
+    if value is None:
+        raise click.UsageError("%s 1 (single), 2 (gammon) or 3 (backgammon), got %r"
+                               % (name, level))
+    return value
+
+
 @send.command()
 @click.argument("level", default="1")
 @port_option
 def resign(level, port):
     """Offer to resign (the player on roll): 1 or single, 2 or gammon, 3 or backgammon."""
-    value = LEVEL_WORDS.get(level.lower())
-    if value is None:
-        raise click.UsageError("resign 1 (single), 2 (gammon) or 3 (backgammon), got %r"
-                               % level)
-    _print_reply(_run(port, "resign", level=value))
+    _print_reply(_run(port, "resign", level=_level("resign", level)))
+
+
+@send.command()
+@click.argument("level", default="2")
+@port_option
+def demand(level, port):
+    """Instead of accepting a resignation, require a higher forfeit (2 or gammon, 3 or
+    backgammon); the resigner then accepts (agrees) or rejects (plays on)."""
+    _print_reply(_run(port, "demand", level=_level("demand", level)))
 
 
 def rules_options(f):

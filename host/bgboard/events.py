@@ -17,7 +17,8 @@ list of `Entry` values in the order the players acted:
     drop    player
     wins    player (the winner), points, how ("played", "dropped", "resigned"), level
 
-Rejected resignations leave no entry: neither .mat nor SGF records them.
+Rejected resignations and demands (a higher forfeit the acceptor requires) leave no entry:
+neither .mat nor SGF records them; a demand agreed to ends in a result at its level.
 
 A chouette (`match` event with kind "chouette") is a money session whose games are between
 the box (player 0) and the team (player 1, its captain moving the checkers): each GameLog has
@@ -55,6 +56,7 @@ EVENTS = {
     "resign": {"player": "player", "level": "level"},
     "accept": {"player": "player"},
     "reject": {"player": "player"},
+    "demand": {"player": "player", "level": "level"},
     "result": {"winner": "player", "points": "int", "level": "level", "how": "how",
                "score": "score"},
     "match_over": {"winner": "player", "score": "score"},
@@ -240,7 +242,7 @@ class GameLog:
             self.entries.append(_entry("wins", ev["winner"], points=ev["points"],
                                        how=ev["how"], level=ev["level"]))
             self.result = ev
-        # accept, reject: nothing to write (the result follows an accept)
+        # accept, reject, demand: nothing to write (the result follows an accept)
 
     def _move(self, player, steps, seq):
         me = self.sides[player]

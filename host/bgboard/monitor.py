@@ -96,6 +96,9 @@ class View:
                 self.owner = p
         elif name == "resign":
             self.offer = "%s offers to resign %s" % (n[p], LEVELS[ev["level"]])
+        elif name == "demand":
+            self.offer = "%s demands %s: %s to agree or play on" % (
+                n[p], LEVELS[ev["level"]], n[1 - p])
         elif name in ("accept", "reject", "drop", "result"):
             self.offer = None
 
@@ -172,6 +175,8 @@ class View:
             return "%s %ss: the cube is at %d" % (n[p], name, ev["cube"])
         if name == "resign":
             return "%s offers to resign %s" % (n[p], LEVELS[ev["level"]])
+        if name == "demand":
+            return "%s demands %s instead" % (n[p], LEVELS[ev["level"]])
         if name == "result":
             return "%s wins %d point%s (%s); score %d-%d" % (
                 n[ev["winner"]], ev["points"], "" if ev["points"] == 1 else "s", ev["how"],

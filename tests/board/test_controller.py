@@ -253,6 +253,30 @@ def test_resignation_accepted_ends_the_game():
     assert events[-1]["how"] == "resigned" and events[-1]["winner"] == WHITE
 
 
+def test_a_demanded_gammon_agreed_or_refused():
+    """"the player accepting the forfeit must decide whether to accept the forfeit as a single
+    loss or to require the opponent to forfeit to a gammon. If a forfeit is refused play
+    continues." (rules-pc-gammon): the acceptor's demand, then the resigner's answer."""
+    board, eyes, events = started((3, 1), length=7)
+    board.roll()
+    eyes.carry(WHITE, 8, 5)
+    eyes.carry(WHITE, 6, 5)
+    board.resign(1)  # black offers a single
+    raises(ValueError, board.demand, 1)  # no more than offered
+    board.demand(GAMMON)  # white requires a gammon
+    assert events[-1]["ev"] == "demand" and events[-1]["player"] == WHITE
+    board.answer_resignation(False)  # black plays on
+    assert events[-1]["ev"] == "reject" and events[-1]["player"] == BLACK
+    assert board.match.game.resignation is None and not board.match.game.is_over()
+    board.resign(1)
+    board.demand(GAMMON)
+    board.answer_resignation(True)  # black agrees
+    assert kinds(events)[-3:] == ["demand", "accept", "result"]
+    assert events[-2]["player"] == BLACK
+    assert events[-1]["points"] == 2 and events[-1]["level"] == GAMMON
+    assert events[-1]["winner"] == WHITE and events[-1]["how"] == "resigned"
+
+
 def test_match_over_after_the_winning_game():
     board, eyes, events = started((3, 1), length=1)
     board.roll()

@@ -139,13 +139,41 @@ def test_resignation_accepted_ends_the_game_at_its_level_times_the_cube():
     assert g.cube.value == 2 and g.cube.owner == 0
     g.resign(2)  # player 1 is on roll, resigns a gammon
     assert g.resignation == (1, 2) and g.decider == 0
-    assert g.allowed() == ["accept_resignation", "reject_resignation"]
+    assert g.allowed() == ["accept_resignation", "reject_resignation", "demand"]
     e = refused(g, g.accept_resignation, player=1)
     says(e, "offered to resign")
     e = refused(g, g.roll, (3, 1))
     says(e, "resignation is on offer")
     g.accept_resignation(player=0)
     assert g.result == (0, 2, 4, "resigned") and g.game_state == "resigned"
+
+
+def test_the_acceptor_may_demand_a_higher_forfeit():
+    """"In the case of a player offering to forfeit, the player accepting the forfeit must
+    decide whether to accept the forfeit as a single loss or to require the opponent to
+    forfeit to a gammon. If a forfeit is refused play continues." (rules-pc-gammon)"""
+    g = Game()
+    start(g, 0)
+    play_out(g)
+    g.resign(1)  # player 1, on roll, offers a single
+    e = refused(g, g.demand, 2, player=1)
+    says(e, "offered to resign")
+    e = refused(g, g.demand, 1)
+    says(e, "more than the single offered")
+    g.demand(2, player=0)  # the acceptor requires a gammon
+    assert g.resignation == (1, 2, 1)
+    e = refused(g, g.accept_resignation, player=0)
+    says(e, "player 1 agrees or plays on")
+    says(refused(g, g.demand, 3), "higher forfeit is demanded")
+    assert g.allowed() == ["accept_resignation", "reject_resignation"]
+    h = Game.from_dict(g.to_dict())  # a snapshot keeps the demand
+    h.accept_resignation(player=1)  # the resigner agrees: a gammon
+    assert h.result == (0, 2, 2, "resigned")
+    g.reject_resignation(player=1)  # or plays on
+    assert g.resignation is None and not g.is_over()
+    roll_and_play(g, (4, 2))
+    g.resign(3, player=1)
+    says(refused(g, g.demand, 3), "more than the backgammon offered")
 
 
 def test_resignation_rejected_plays_on():
