@@ -39,6 +39,7 @@ class Chouette:
         self.partner_from = partner_from
         self.line = names  # rank order: box first, then the team by rank
         self.joiners = []  # joined during a game: they rank last after it
+        self.leavers = []  # left during a game: out of the line-up after its rotation
         self.ledger = Ledger()
         self.game = None
         self.settled = True  # no game, or the last one settled and rotated
@@ -87,29 +88,54 @@ class Chouette:
             self.joiners.append(name)
 
     def why_not_leave(self, name):
-        """Why `name` may not leave now, or None: a player in the game being played leaves
-        after it, and a chouette keeps three players."""
+        """Why `name` may not leave now, or None ("Players can leave or join a chouette at
+        any time"): not while a double waits for answers, nor the box's partner during the
+        game; a chouette keeps three players."""
         if name in self.joiners:
             return None
-        if name not in self.line:
+        if name not in self.line or name in self.leavers:
             return "%r is not in this chouette" % (name,)
-        if not self.settled and (name in (self.box, self.partner, self.captain)
-                                 or name in self.active):
-            return "%s is playing this game: leave after it ends" % name
-        if len(self.line) + len(self.joiners) <= 3:
+        if len(self.line) - len(self.leavers) + len(self.joiners) <= 3:
             return "a chouette needs three or more players"
+        if not self.settled:
+            if self.pending():
+                return "a double is on offer: every answer first, then %s may leave" % name
+            if name == self.partner:
+                return "%s is the box's partner in this game: leave after it ends" % name
         return None
 
     def leave(self, name):
+        """Between games `name` leaves the line-up. During a game a member still in settles
+        as if dropping the present cube; the box leaving settles so with every member still
+        in (the team wins: the captain becomes the box); a captain who leaves hands the
+        captaincy to the highest-ranking member still in. Leavers go after the rotation."""
         reason = self.why_not_leave(name)
         if reason:
             raise RuleError(reason)
         if name in self.joiners:
             self.joiners.remove(name)
             return
-        self.line.remove(name)
-        if name == self.partner:  # chosen for the next game, now gone
-            self.partner = None
+        if self.settled:
+            self.line.remove(name)
+            if name == self.partner:  # chosen for the next game, now gone
+                self.partner = None
+            return
+        game = self.game
+        self.leavers.append(name)
+        if name == self.box:
+            for m in list(self.active):
+                self._leaves(m, self._stake(m), True)
+            game.finish(TEAM)  # type: ignore[union-attr]
+        elif name in self.active:
+            self._leaves(name, self._stake(name), False)
+            if not self.active:
+                game.finish(BOX)  # type: ignore[union-attr]
+            elif name == self.captain:
+                self.captain = self.active[0]
+
+    def _stake(self, member):
+        # What a member's drop would cost now: the present cube, theirs or the game's.
+        return (self.cubes[member] if self.multiple else self.game.cube).value  # type: ignore
 
     def why_not_partner(self, name):
         """Why the box may not take `name` as its partner for the next game, or None."""
@@ -313,8 +339,9 @@ class Chouette:
             line = [captain] + line + [self.box]
         else:
             line.append(captain)
-        self.line = line + self.joiners
+        self.line = [n for n in line + self.joiners if n not in self.leavers]
         self.joiners = []
+        self.leavers = []
         self.partner = None
         self.settled = True
         self.games += 1
@@ -323,6 +350,12 @@ class Chouette:
     # --- snapshots -----------------------------------------------------------------------------
 
     def to_dict(self):
+        d = self._dict()
+        if self.leavers:  # rare: a snapshot carries them only when there are some
+            d["leavers"] = list(self.leavers)
+        return d
+
+    def _dict(self):
         return {
             "rules": self.rules.to_dict(),
             "multiple": int(self.multiple),
@@ -349,6 +382,7 @@ class Chouette:
         c = cls(data["line"], Rules.from_dict(data["rules"]), bool(data["multiple"]),
                 data["partner_from"] or None)
         c.joiners = list(data["joiners"])
+        c.leavers = list(data.get("leavers", ()))
         c.ledger = Ledger.from_dict(data["ledger"])
         c.game = Game.from_dict(data["game"]) if data["game"] else None
         c.settled = bool(data["settled"])

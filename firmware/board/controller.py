@@ -263,8 +263,8 @@ class Board:
 
     def lineup(self, kind, name):
         """Chouette: `name` "join"s (at the bottom of the rotation, after the game being
-        played), "leave"s (not in the middle of one's own game) or becomes the box's
-        "partner" for the next game."""
+        played), "leave"s (during a game: settled as a drop of the present cube; the box
+        leaving ends the game) or becomes the box's "partner" for the next game."""
         if self.chouette is None:
             raise ValueError("the box takes a partner only in a chouette" if kind == "partner"
                              else "players join and leave only a chouette")
@@ -272,6 +272,7 @@ class Board:
         if reason:
             raise ValueError(reason)
         self._commit({"ev": kind, "name": name})
+        self._finish_game()  # the box, or the last member still in, left
 
     def roll(self, dice=None):
         """The player on roll throws (the board's dice when `dice` is None)."""

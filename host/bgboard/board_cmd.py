@@ -273,7 +273,8 @@ def join(name, port):
 @click.argument("name")
 @port_option
 def leave(name, port):
-    """Chouette: NAME leaves (not while playing a game: after it); three players stay."""
+    """Chouette: NAME leaves; during a game NAME settles as a drop of the present cube (the
+    box leaving ends the game: the captain becomes the box); three players stay."""
     _print_reply(_run(port, "leave", name=_check_name(name, "NAME")))
 
 

@@ -209,8 +209,6 @@ def test_joining_at_the_bottom_and_leaving():
     g = _team_on_roll(c)
     c.join("Fay")  # during a game: ranks after this game's rotation
     assert "Fay" not in c.line and "Fay" in c.players()
-    e = refused(c, c.leave, "Cy")
-    says(e, "playing this game")
     says(raises(RuleError, c.join, "Fay"), "two players")
     g.resign(1, player=1)
     g.accept_resignation()
@@ -224,6 +222,64 @@ def test_joining_at_the_bottom_and_leaving():
     assert "three or more" in c.why_not_leave("Fay") and c.why_not_leave("Ann") is not None
     assert "not in this chouette" in c.why_not_leave("Zed") and c.why_not_join("Zed") is None
     assert "not 'box'" in c.why_not_join("box")
+
+
+FIVE = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+
+
+def test_a_member_leaving_mid_game_settles_as_a_drop_at_the_present_cube():
+    """"Players can leave or join a chouette at any time." (rules-cube-match-chouette) A
+    member who leaves during a game pays what dropping the present cube would: "Those who
+    drop out each pay off to the box and no longer participate"."""
+    c = Chouette(FIVE)
+    g = _box_on_roll(c)
+    c.double("Cy")
+    says(refused(c, c.leave, "Dee"), "every answer first")
+    c.take("Cy")
+    c.leave("Cy")  # Cy's own cube is on 2
+    c.leave("Dee")  # Dee's is centred on 1
+    assert c.active == ["Bob", "Eve"] and c.line == FIVE
+    assert c.ledger.game() == [("Cy", "Ann", 2), ("Dee", "Ann", 1)]
+    says(refused(c, c.leave, "Cy"), "not in this chouette")
+    says(refused(c, c.leave, "Eve"), "three or more")
+    c2 = Chouette.from_dict(c.to_dict())  # a snapshot keeps who is leaving
+    assert c2.leavers == ["Cy", "Dee"] and c2.to_dict() == c.to_dict()
+    c.roll((3, 1))
+    play_out(g)
+    g.resign(1, player=1)
+    g.accept_resignation()
+    assert c.end_game() == ["Ann", "Eve", "Bob"]  # the leavers are gone after the rotation
+    assert c.ledger.game() == [("Cy", "Ann", 2), ("Dee", "Ann", 1), ("Bob", "Ann", 1),
+                               ("Eve", "Ann", 1)]
+    assert "leavers" not in c.to_dict()
+
+
+def test_the_captain_or_the_box_leaving_mid_game():
+    """"If the captain drops out while there are others on the team who wish to play on, the
+    captaincy is assumed by one of these players" and "When the team wins, the box pays off
+    to each team member. Then he goes to the back of the line and the captain becomes the
+    new box." (rules-cube-match-chouette): a box who leaves pays every member still in as if
+    dropping, and the captain becomes the box."""
+    c = Chouette(FIVE, multiple_cubes=False)
+    g = _team_on_roll(c)
+    c.leave("Bob")  # the captain
+    assert c.captain == "Cy" and c.active == ["Cy", "Dee", "Eve"]
+    c.leave("Ann")  # the box
+    assert g.is_over() and g.result == (1, 1, 1, "dropped")
+    assert c.end_game() == ["Cy", "Dee", "Eve"]
+    assert c.ledger.game() == [("Bob", "Ann", 1), ("Ann", "Cy", 1), ("Ann", "Dee", 1),
+                               ("Ann", "Eve", 1)]
+    # The last member still in leaves: the box wins what is left
+    c = Chouette(FIVE, multiple_cubes=False)
+    g = _box_on_roll(c)
+    c.double()
+    for m in ("Bob", "Cy", "Dee"):
+        c.drop(m)
+    c.take("Eve")
+    c.leave("Eve")
+    assert g.is_over() and g.result.winner == 0
+    assert c.ledger.game()[-1] == ("Eve", "Ann", 2)
+    assert c.end_game() == ["Ann", "Cy", "Dee", "Bob"]  # Bob dropped the captaincy
 
 
 def test_the_box_partner_leaving_before_the_game_is_no_partner():
