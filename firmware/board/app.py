@@ -373,7 +373,10 @@ class App:
             return self._new_chouette(args)
         else:
             raise CommandError("new: kind is match, money or chouette, not %r" % kind)
-        self.board.new_match(length, _rules(args.get("options", {})))
+        games = args.get("games", 0)
+        if games and length:
+            raise CommandError("new: games go with kind money (a series decided by the total)")
+        self.board.new_match(length, _rules(args.get("options", {})), games)
 
     def _new_chouette(self, args):
         options = dict(args.get("options", {}))

@@ -123,6 +123,10 @@ class Board:
             from board.chouette_session import Session
 
             self.match = Session.from_dict(snap["match"])
+        elif snap["match"] and self.settings.get("games"):
+            from bgcore.sheet import GamesMatch
+
+            self.match = GamesMatch.from_dict(snap["match"])
         else:
             self.match = Match.from_dict(snap["match"]) if snap["match"] else None
 
@@ -180,6 +184,11 @@ class Board:
 
                 self.settings["kind"] = "chouette"
                 self.match = Session.start(ev)
+            elif ev.get("games"):  # a match over a number of games, decided by the total
+                from bgcore.sheet import GamesMatch
+
+                self.settings["games"] = ev["games"]
+                self.match = GamesMatch(ev["games"], Rules.from_dict(ev["rules"]))
             else:
                 self.match = Match(ev["length"], Rules.from_dict(ev["rules"]))
             self.phase = SETUP
@@ -242,11 +251,21 @@ class Board:
 
     # --- what the players do ------------------------------------------------------------------------
 
-    def new_match(self, length=0, rules=None):
-        """Start a match to `length` points (0: a money session)."""
+    def new_match(self, length=0, rules=None, games=0):
+        """Start a match to `length` points (0: a money session), or over `games` games
+        decided by the total (bgcore.sheet)."""
         rules = rules if rules is not None else Rules()
-        Match(length, rules)  # refuse bad settings before anything is written
-        self._commit({"ev": "match", "length": length, "rules": rules.to_dict()})
+        ev = {"ev": "match", "length": length, "rules": rules.to_dict()}
+        if games:
+            from bgcore.sheet import GamesMatch
+
+            if length:
+                raise ValueError("a match over a number of games has no length in points")
+            GamesMatch(games, rules)
+            ev["games"] = games
+        else:
+            Match(length, rules)  # refuse bad settings before anything is written
+        self._commit(ev)
         self._update()  # show at once what the setup lacks (nothing may move for a while)
 
     def new_chouette(self, players, rules=None, multiple_cubes=True, partner_from=None):
@@ -456,7 +475,8 @@ class Board:
             if mask & UNDO:
                 self.verify()
             if mask & MENU and self.phase == IDLE:
-                self.new_match(self.settings["length"], Rules.from_dict(self.settings["rules"]))
+                self.new_match(self.settings["length"], Rules.from_dict(self.settings["rules"]),
+                               self.settings.get("games", 0))
         except NotCommitted:
             pass  # refused and shown
         except ValueError as e:
@@ -599,6 +619,8 @@ class Board:
         game = m.game
         out["match"] = {"length": m.length, "score": m.score, "games": m.games,
                         "crawford": game.crawford}
+        if self.settings.get("games"):
+            out["match"]["limit"] = m.limit  # type: ignore[attr-defined]
         out["game"] = {
             "player": game.on_roll,
             "dice": list(game.dice),

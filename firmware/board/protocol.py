@@ -32,6 +32,7 @@ COMMANDS = {
     "new": {
         "kind": ("str", True),  # "match", "money" or "chouette"
         "length": ("int", False),
+        "games": ("int", False),  # money kind: a match over this many games, by the total
         "options": ("dict", False),
         "players": ("names", False),  # a chouette's, highest rank (the box) first
     },

@@ -367,12 +367,17 @@ def new_match(length, port, **opts):
 
 
 @new.command(name="money")
+@click.option("--games", type=click.IntRange(1, 255), default=None, metavar="N",
+              help="A match over N games decided by the total points (match play's rules: "
+                   "no Jacoby, beavers or automatic doubles).")
 @rules_options
 @port_option
-def new_money(port, **opts):
-    """A money session (games scored one by one, no match length)."""
-    options = _rules("money", opts)
-    _print_reply(_run(port, "new", kind="money", options=options))
+def new_money(port, games, **opts):
+    """A money session (games scored one by one, no match length), or with --games a match
+    over that many games, decided by the total."""
+    options = _rules("match" if games else "money", opts)
+    extra = {"games": games} if games else {}
+    _print_reply(_run(port, "new", kind="money", options=options, **extra))
 
 
 @new.command(name="chouette")

@@ -59,7 +59,7 @@ EVENTS = {
     "demand": {"player": "player", "level": "level"},
     "result": {"winner": "player", "points": "int", "level": "level", "how": "how",
                "score": "score"},
-    "match_over": {"winner": "player", "score": "score"},
+    "match_over": {"score": "score"},  # winner: a player, or null for a drawn match
     "partner": {"name": "name"},
     "join": {"name": "name"},
     "leave": {"name": "name"},
@@ -131,6 +131,10 @@ def check_event(ev):
     for field, kind in spec.items():
         if field not in ev or not _ok(kind, ev[field]):
             raise EventError("event %s (seq %d): bad or missing %s" % (name, seq, field))
+    if name == "match_over" and not (ev.get("winner") is None or _ok("player", ev["winner"])):
+        raise EventError("event match_over (seq %d): bad winner" % seq)
+    if name == "match" and "games" in ev and not (_ok("int", ev["games"]) and ev["games"]):
+        raise EventError("event match (seq %d): bad games" % seq)
     if "member" in ev and not _ok("name", ev["member"]):
         raise EventError("event %s (seq %d): bad member" % (name, seq))
     if name == "match" and ev.get("kind") == "chouette":
@@ -282,6 +286,7 @@ class MatchLog:
         # kind "chouette": players (by rank at the start), multiple_cubes, partner_from;
         # balance: each player's net points over the games settled; line: the line-up now
         self.kind = ev.get("kind") or ("money" if length == 0 else "match")
+        self.limit = ev.get("games")  # a match over this many games, decided by the total
         self.players = list(ev.get("players") or [])
         self.multiple_cubes = bool(ev.get("multiple_cubes", True))
         self.partner_from = ev.get("partner_from")

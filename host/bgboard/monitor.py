@@ -182,6 +182,8 @@ class View:
                 n[ev["winner"]], ev["points"], "" if ev["points"] == 1 else "s", ev["how"],
                 ev["score"][0], ev["score"][1])
         if name == "match_over":
+            if ev.get("winner") is None:
+                return "the match is drawn %d-%d" % (ev["score"][0], ev["score"][1])
             return "%s wins the match %d-%d" % (n[ev["winner"]], ev["score"][0],
                                                 ev["score"][1])
         return "%s (seq %d)" % (name, ev["seq"])

@@ -4,7 +4,7 @@ import gc
 
 from bgcore import GAMMON, Rules
 from board.controller import DOUBLE, DROP, IDLE, OPENING, OVER, PASS_MS, PLAYING, ROLL, SETUP
-from board.controller import TAKE, Board
+from board.controller import MENU, TAKE, Board
 from board.journal import Journal
 from board.storage import FlashStorage
 from board.tracker import RESTORE
@@ -286,6 +286,41 @@ def test_match_over_after_the_winning_game():
     board.answer_resignation(True)
     assert kinds(events)[-2:] == ["result", "match_over"] and board.phase == IDLE
     raises(ValueError, board.roll)
+
+
+def test_a_match_over_a_number_of_games_ends_after_the_last_one():
+    """"the winner of the match determined by a tally of total points (based on the number
+    of games won and lost) after the final game in an agreed-upon number of games"
+    (rules-instructions-match-play): the board's match of 2 games, resumed from a compacted
+    journal between them, ends after the second with the higher total; level: no winner."""
+    path = tmpdir()
+    try:
+        journal = Journal(FlashStorage(path))
+        board, eyes, events = rig((3, 1), (3, 1), journal=journal)
+        board.new_match(0, None, 2)
+        assert events[-1]["games"] == 2 and board.state()["match"]["limit"] == 2
+        for n in (1, 2):
+            eyes.start()
+            board.roll()
+            eyes.carry(WHITE, 8, 5)
+            eyes.carry(WHITE, 6, 5)
+            board.resign(n)  # black: a single, then a gammon
+            board.answer_resignation(True)
+            if n == 1:
+                assert kinds(events)[-1] == "result" and board.phase == OVER
+                journal.compact(board.snapshot())
+                board = Board(SimClock(), Dice((3, 1)), Journal(FlashStorage(path)), None,
+                              events.append)
+                board.resume()
+                eyes.board = board
+        assert kinds(events)[-2:] == ["result", "match_over"] and board.phase == IDLE
+        assert events[-1]["winner"] == WHITE and events[-1]["score"] == [3, 0]
+        board.on_buttons(MENU)  # another, with the same settings
+        assert events[-1]["ev"] == "match" and events[-1]["games"] == 2
+        raises(ValueError, board.new_match, 3, None, 2)
+        raises(ValueError, board.new_match, 0, None, 300)
+    finally:
+        rmtree(path)
 
 
 def test_power_cut_resumes_at_the_last_committed_event():

@@ -268,3 +268,41 @@ def test_resume_from_a_match_id():
     assert m.match_id() == "EQHgAAAAAAAE"
     e = raises(RuleError, Match.from_match_id, "cASgAAAACAAE")
     says(e, "dropped")
+
+
+def test_a_match_over_a_number_of_games_is_decided_by_the_total():
+    """"backgammon can be played as a series, or match, with the winner of the match
+    determined by a tally of total points (based on the number of games won and lost) after
+    the final game in an agreed-upon number of games." (rules-instructions-match-play)"""
+    from bgcore import GamesMatch
+
+    m = GamesMatch(3)
+    assert m.money and m.limit == 3 and not m.is_over()
+    _win(m, 0, 3)  # a backgammon: 3 points
+    _win(m, 1)
+    assert m.score == [3, 1] and not m.is_over() and m.winner is None
+    g = m.game
+    start(g, 1)
+    play_out(g)
+    g.double()  # the cube as in any game: no Crawford, no target score
+    g.take()
+    g.resign(2, player=0)
+    g.accept_resignation()  # the leader loses 4 in the last game
+    assert m.score == [3, 5] and m.is_over() and m.winner == 1
+    says(refused(m, m.next_game), "its 3 games are played")
+    m2 = GamesMatch.from_dict(m.to_dict())
+    assert m2.to_dict() == m.to_dict() and m2.winner == 1 and isinstance(m2, GamesMatch)
+
+
+def test_a_match_over_a_number_of_games_may_end_level():
+    """"the winner of the match determined by a tally of total points": equal totals after
+    the final game name no winner (a drawn match)."""
+    from bgcore import GamesMatch
+
+    m = GamesMatch(2)
+    _win(m, 0)
+    _win(m, 1)
+    assert m.is_over() and m.score == [1, 1] and m.winner is None
+    for bad in (0, 256, True, "3"):
+        says(raises(RuleError, GamesMatch, bad), "1 to 255 games")
+    says(raises(RuleError, GamesMatch, 5, Rules(jacoby=True)), "not used in match play")

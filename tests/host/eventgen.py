@@ -188,9 +188,11 @@ class Player:
                 return
 
 
-def play_match(rng, length=0, rules=None, games=None, odds=None, first_seq=1, score=None):
+def play_match(rng, length=0, rules=None, games=None, odds=None, first_seq=1, score=None,
+               limit=None):
     """Events of a random match to `length` points (0: a money session of `games` games,
-    default 1 to 4). Returns (events, bgcore Match at the end)."""
+    default 1 to 4; `limit`: a bgcore GamesMatch over that many games, decided by the
+    total). Returns (events, bgcore Match at the end)."""
     if isinstance(rng, int):
         rng = random.Random(rng)
     rules = rules if rules is not None else Rules()
@@ -198,12 +200,18 @@ def play_match(rng, length=0, rules=None, games=None, odds=None, first_seq=1, sc
     kwargs = {}
     if score is not None:
         kwargs["score"] = score
-    match = Match(length, rules, **kwargs)
+    if limit:
+        from bgcore import GamesMatch
+
+        match = GamesMatch(limit, rules, **kwargs)
+    else:
+        match = Match(length, rules, **kwargs)
     j = Journal(first_seq)
-    j.emit("match", length=length, rules=rules_dict(rules))
+    extra = {"games": limit} if limit else {}
+    j.emit("match", length=length, rules=rules_dict(rules), **extra)
     p = Player(rng, match, j, odds)
     if not length and games is None:
-        games = rng.randint(1, 4)
+        games = limit or rng.randint(1, 4)
     played = 0
     while True:
         p.game()

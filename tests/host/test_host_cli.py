@@ -181,6 +181,8 @@ def test_send_commands_reach_the_board_and_print_the_reply(capsys, board):
     assert board.board.commands[-1] == ("roll", {})
     run(capsys, "send", "resign", "gammon", "--port", p)
     assert board.board.commands[-1] == ("resign", {"level": 2})
+    run(capsys, "send", "new", "money", "--games", "5", "--port", p)
+    assert board.board.commands[-1] == ("new", {"kind": "money", "games": 5, "options": {}})
     run(capsys, "send", "demand", "--port", p)
     assert board.board.commands[-1] == ("demand", {"level": 2})
     run(capsys, "send", "demand", "backgammon", "--port", p)

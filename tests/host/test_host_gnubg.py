@@ -197,3 +197,34 @@ def test_gnubg_reads_the_names_and_a_game_in_progress(tmp_path):
     out = run_gnubg(str(tmp_path), [("p", ["import mat %s" % path, "show score"])])["p"]
     assert not troubles(out), troubles(out)
     assert re.search(r"The score \(after \d+ games?\) is: Ann.Lee \d+, Bo \d+", out), out[-500:]
+
+
+def test_a_match_over_a_number_of_games_imports_as_a_money_session(tmp_path):
+    """The match-play sheet's "agreed-upon number of games" decided by the total: .mat has
+    no such match, so it is written as a money session (its games, scores and cube, a
+    comment saying what it was); gnubg imports it with the total, a drawn one too."""
+    from eventgen import play_match
+    import random
+
+    jobs, totals = [], {}
+    drawn = 0
+    for seed in range(40):
+        events, match = play_match(random.Random(seed), 0, limit=3)
+        over = events[-1]
+        assert over["ev"] == "match_over" and over["score"] == match.score
+        drawn += over["winner"] is None
+        (m,) = build_matches(events)
+        assert m.limit == 3 and m.over is over and len(m.games) == 3
+        text = mat_text(m)
+        assert "; A match over 3 games, decided by the total points" in text
+        path = tmp_path / ("games%d.mat" % seed)
+        path.write_text(text)
+        jobs.append((seed, ["set jacoby off", "import mat %s" % path, "show score"]))
+        totals[seed] = match.score
+        if len(jobs) == 6 and drawn:
+            break
+    assert drawn, "no drawn match among the seeds"
+    outputs = run_gnubg(str(tmp_path), jobs)
+    for seed, _ in jobs:
+        assert not troubles(outputs[seed]), troubles(outputs[seed])
+        assert final_score(outputs[seed]) == (3, totals[seed]), seed
