@@ -13,6 +13,7 @@ _FIELDS = (
     ("holland", False),  # match: post-Crawford, the trailer doubles only after two rolls each
     ("opening_rethrow", False),  # old rule: the first player may throw both dice again
     ("dead_cube", False),  # match: no double once a win on the cube wins the match (gnubg's CLI)
+    ("shut_out_pass", False),  # a player on the bar against a closed board passes, unrolled
 )
 
 MAX_CUBE = 1 << 15  # the largest cube a gnubg Match ID can hold
@@ -33,7 +34,7 @@ class Rules:
 
     def __init__(self, jacoby=False, beavers=False, raccoons=False, automatic_doubles=0,
                  cube_cap=None, crawford=True, holland=False, opening_rethrow=False,
-                 dead_cube=False):
+                 dead_cube=False, shut_out_pass=False):
         self.jacoby = _flag("jacoby", jacoby)
         self.beavers = _flag("beavers", beavers)
         self.raccoons = _flag("raccoons", raccoons)
@@ -43,6 +44,7 @@ class Rules:
         self.holland = _flag("holland", holland)
         self.opening_rethrow = _flag("opening_rethrow", opening_rethrow)
         self.dead_cube = _flag("dead_cube", dead_cube)
+        self.shut_out_pass = _flag("shut_out_pass", shut_out_pass)
         n = self.automatic_doubles
         if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n > 15:
             raise RuleError("automatic_doubles is a limit from 0 (off) to 15, got %r" % (n,))

@@ -221,6 +221,8 @@ class Board:
                 game.accept_play()
         elif kind == "roll":
             game.roll(ev["dice"], ev["player"])
+        elif kind == "pass":
+            game.pass_turn(ev["player"])
         elif kind in ("double", "take", "drop", "beaver", "raccoon"):
             if self.chouette is not None:
                 self.chouette.cube(ev)
@@ -314,6 +316,11 @@ class Board:
         reason = game.why_not_roll()
         if not reason and self.chouette is not None:
             reason = self.chouette.waiting()
+        if reason and game.can_pass_turn():  # shut out (rule option): Roll passes, unthrown
+            self._accept_play()
+            self._commit({"ev": "pass", "player": game.on_roll})
+            self._follow_turn()
+            return
         if reason:
             raise ValueError(reason)
         self._accept_play()

@@ -310,6 +310,9 @@ def rules_options(f):
     opts = [
         click.option("--opening-rethrow", is_flag=True, default=None,
                      help="Old rule: the first player may throw both dice again."),
+        click.option("--shut-out-pass", is_flag=True, default=None,
+                     help="A player on the bar against a closed board passes without "
+                          "throwing (default: throws, and the roll has no play)."),
         click.option("--dead-cube", is_flag=True, default=None,
                      help="Match: no double once a win on the cube gives the doubler the "
                           "match (gnubg's play; by default only a cube that gives both "

@@ -5,7 +5,8 @@ module builds: a `MatchLog` per `match` event, holding a `GameLog` per `game` ev
 list of `Entry` values in the order the players acted:
 
     move    player, dice (high, low), steps ((from, to, hit), ...): a roll and its play
-            (steps empty: nothing could be played)
+            (steps empty: nothing could be played); how "pass" for a shut-out player's pass
+            without a throw (rule option shut_out_pass), written with PASS_DICE
     roll    player, dice: a roll that was never played (the roller resigned); `how`
             "forced" when the roll had exactly one legal play
     double  player, cube: a double to `cube`
@@ -57,6 +58,7 @@ EVENTS = {
     "accept": {"player": "player"},
     "reject": {"player": "player"},
     "demand": {"player": "player", "level": "level"},
+    "pass": {"player": "player"},
     "result": {"winner": "player", "points": "int", "level": "level", "how": "how",
                "score": "score"},
     "match_over": {"score": "score"},  # winner: a player, or null for a drawn match
@@ -66,6 +68,10 @@ EVENTS = {
 }
 
 HOW = ("played", "dropped", "resigned")
+
+# A shut-out pass (no throw) in .mat and SGF: a roll with no legal play. Against a closed
+# board no dice enter, so the position and score are the same whatever the numbers.
+PASS_DICE = (1, 1)
 
 Entry = namedtuple("Entry", ("kind", "player", "dice", "steps", "cube", "points", "how",
                              "level"))
@@ -233,6 +239,9 @@ class GameLog:
                 self.entries.pop()
             self.entries.append(_entry(name, ev["player"], cube=ev["cube"]))
             self._take = 1 - ev["player"]
+        elif name == "pass":  # shut out (rule option shut_out_pass): no dice were thrown;
+            self._flush_take()  # the files show dice that cannot play, as gnubg needs a roll
+            self.entries.append(_entry("move", ev["player"], dice=PASS_DICE, how="pass"))
         elif name == "resign":
             self._flush_take()
         elif name == "result":

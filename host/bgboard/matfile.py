@@ -178,6 +178,9 @@ def header_lines(match, event=None, date=None):
         out.append('; [Beaver "%s"]' % ("On" if match.rule("beavers") else "Off"))
         if match.rule("automatic_doubles", 0):
             out.append('; [AutoDoubles "%d"]' % match.rule("automatic_doubles", 0))
+    if match.rule("shut_out_pass"):
+        out.append("; A shut-out player passed without a throw (rule option shut_out_pass): "
+                   "such a pass is written as 11: (no dice enter a closed board).")
     cap = match.rule("cube_cap", None)
     if cap:
         out.append('; [CubeLimit "%d"]' % cap)

@@ -84,7 +84,7 @@ class View:
                 self.dice = (max(d0, d1), min(d0, d1))
         elif name == "roll":
             self.on_roll, self.dice, self.offer = p, tuple(ev["dice"]), None
-        elif name == "play":
+        elif name in ("play", "pass"):
             self.on_roll, self.dice = 1 - p, None
         elif name == "double":
             self.offer = "%s doubles to %d" % (n[p], ev["cube"])
@@ -175,6 +175,8 @@ class View:
             return "%s %ss: the cube is at %d" % (n[p], name, ev["cube"])
         if name == "resign":
             return "%s offers to resign %s" % (n[p], LEVELS[ev["level"]])
+        if name == "pass":
+            return "%s is shut out: passes without a throw" % n[p]
         if name == "demand":
             return "%s demands %s instead" % (n[p], LEVELS[ev["level"]])
         if name == "result":

@@ -123,6 +123,26 @@ def counts(points):
     return out
 
 
+def test_a_shut_out_player_passes_with_the_roll_button():
+    """"Though he does not roll the dice, since he cannot make a checker play, he still has
+    the right to double." (rules-cube-match-chouette; rule option shut_out_pass): Roll
+    journals a pass, no dice; the opponent throws next."""
+    from bgcore import Match, Position
+    board, eyes, events = rig((3, 1))
+    rules = Rules(shut_out_pass=True)
+    black = counts({25: 1, 13: 14})
+    white = counts({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 8: 3})
+    board.new_match(0, rules)
+    board.match = Match.from_match_id(_match_id(0, BLACK), Position(black, white), rules)
+    board.phase = PLAYING
+    eyes.show(white, black)
+    board.on_buttons(ROLL)  # black, on the bar against a closed board
+    assert events[-1]["ev"] == "pass" and events[-1]["player"] == BLACK
+    assert board.match.game.on_roll == WHITE
+    board.on_buttons(ROLL)
+    assert events[-1]["ev"] == "roll" and events[-1]["player"] == WHITE
+
+
 def test_no_legal_play_passes_after_a_pause():
     board, eyes, events = rig((6, 6))
     # Black on the bar against white's closed board: 6-6 cannot enter.

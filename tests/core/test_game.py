@@ -259,3 +259,39 @@ def test_refusals_raise_rule_errors_which_are_value_errors():
                    g.accept_resignation):
         e = refused(g, action)
         assert isinstance(e, RuleError) and isinstance(e, ValueError)
+
+
+def _shut_out(rules):
+    # Player 0 holds every point of its home board; player 1 has a checker on the bar.
+    g = Game(rules, position=board({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 8: 3}, {25: 1, 13: 14}))
+    start(g, 0, (2, 1))
+    play_out(g)  # 8/7 8/6: the board stays closed
+    assert g.on_roll == 1 and g.shut_out()
+    return g
+
+
+def test_a_shut_out_player_passes_without_rolling_with_the_option():
+    """"A player may double when he is on the bar even if his opponent has a closed board
+    and he cannot enter. Though he does not roll the dice, since he cannot make a checker
+    play, he still has the right to double." (rules-cube-match-chouette)"""
+    g = _shut_out(Rules(shut_out_pass=True))
+    says(refused(g, g.roll, (6, 6)), "shut out", "without a roll")
+    g.double()  # he keeps the right to double
+    g.take()
+    assert g.allowed() == ["resign", "pass_turn"]
+    g.pass_turn(player=1)
+    assert g.on_roll == 0 and g.player == 0 and g.turn is None and g.rolls == [1, 0]
+    assert g.position.opponent[25] == 1  # still on the bar
+    says(refused(g, g.pass_turn), "only a shut-out player")
+    roll_and_play(g, (2, 1))  # player 0 throws next
+    assert g.on_roll == 1
+
+
+def test_without_the_option_the_shut_out_player_throws_and_loses_the_turn():
+    """"If neither number rolled corresponds to an open point, then the checker cannot be
+    moved off the bar and the player loses his turn." (rules-instructions-match-play): the
+    default, as gnubg plays it and .mat records it (a roll with no play)."""
+    g = _shut_out(Rules())
+    says(refused(g, g.pass_turn), "rule option shut_out_pass is off")
+    turn = g.roll((6, 5))
+    assert not turn.required and turn.can_end() and g.on_roll == 0

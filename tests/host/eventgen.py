@@ -34,7 +34,7 @@ def rules_dict(rules):
     out = {}
     for k, v in d.items():
         if k in ("jacoby", "beavers", "raccoons", "crawford", "holland", "opening_rethrow",
-                 "dead_cube"):
+                 "dead_cube", "shut_out_pass"):
             out[k] = bool(v)
         else:
             out[k] = v
@@ -179,6 +179,10 @@ class Player:
             if self.maybe_resign(player):
                 return
             self.flush()
+            if g.can_pass_turn(player):  # shut out, with the rule option: no throw
+                g.pass_turn(player)
+                self.j.emit("pass", player=player)
+                continue
             dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
             g.roll(dice, player)
             self.j.emit("roll", player=player, dice=list(dice))

@@ -228,3 +228,37 @@ def test_a_match_over_a_number_of_games_imports_as_a_money_session(tmp_path):
     for seed, _ in jobs:
         assert not troubles(outputs[seed]), troubles(outputs[seed])
         assert final_score(outputs[seed]) == (3, totals[seed]), seed
+
+
+def test_shut_out_passes_import_as_rolls_that_cannot_play(tmp_path):
+    """Rule option shut_out_pass: "Though he does not roll the dice, since he cannot make a
+    checker play" (rules-cube-match-chouette). .mat and SGF need a roll in every turn: a pass
+    is written as 1-1 with no play (no dice enter a closed board), which gnubg imports with
+    the journal's score, for either side, and for passes in a row."""
+    from eventgen import Odds, play_match
+    from bgboard.sgf import sgf_text
+    from bgcore import Rules
+    import random
+
+    calm = Odds(double=0.0, take=0.9, beaver=0, raccoon=0, resign=0.0, resign_after_roll=0.0,
+                accept=0.8)
+    jobs, totals, passes = [], {}, []
+    for seed in (3563, 3859, 1253):  # seeds whose random games shut a player out
+        events, match = play_match(random.Random(seed), 0, Rules(shut_out_pass=True),
+                                   games=1, odds=calm)
+        passes += [e["player"] for e in events if e["ev"] == "pass"]
+        (m,) = build_matches(events)
+        text = mat_text(m)
+        assert "11:" in text and "shut_out_pass" in text
+        for ext, body, load in ((".mat", text, "import mat"),
+                                (".sgf", sgf_text(m), "load match")):
+            path = tmp_path / ("pass%d%s" % (seed, ext))
+            path.write_text(body)
+            jobs.append(((seed, ext), ["set jacoby off", "%s %s" % (load, path),
+                                       "show score"]))
+        totals[seed] = match.score
+    assert 0 in passes and passes.count(1) >= 3, passes
+    outputs = run_gnubg(str(tmp_path), jobs)
+    for key, _ in jobs:
+        assert not troubles(outputs[key]), (key, troubles(outputs[key]))
+        assert final_score(outputs[key]) == (1, totals[key[0]]), key
