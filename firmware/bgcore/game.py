@@ -16,7 +16,7 @@ from bgcore.turn import Turn, check_dice
 
 
 ACTIONS = ("roll", "rethrow", "move", "undo", "double", "take", "drop", "beaver", "raccoon",
-           "resign", "accept_resignation", "reject_resignation", "demand", "pass_turn")
+           "resign", "accept_resignation", "reject_resignation", "demand")
 
 
 def win_level(position):
@@ -137,9 +137,6 @@ class Game:
     def can_roll(self, player=None):
         return self.why_not_roll(player) is None
 
-    def can_pass_turn(self, player=None):
-        return self.why_not_pass_turn(player) is None
-
     def can_rethrow(self, player=None):
         return self.why_not_rethrow(player) is None
 
@@ -173,16 +170,15 @@ class Game:
     def can_reject_resignation(self, player=None):
         return self.why_not_reject_resignation(player) is None
 
-    def can_demand(self, level=None, player=None):
-        return self.why_not_demand(level, player) is None
-
     # --- throwing ------------------------------------------------------------------------------
 
     def why_not_roll(self, player=None):
         reason = self._throw_error(player)
-        if not reason and self.rules.shut_out_pass and self.shut_out():
-            return "player %d is shut out: the turn passes without a roll (rule option " \
-                   "shut_out_pass)" % self.on_roll
+        if not reason and self.rules.shut_out_pass:
+            from bgcore import rare  # the shut-out pass (bgcore.rare.pass_turn)
+
+            if rare.shut_out(self):
+                return "shut out: the turn passes unthrown (rule option shut_out_pass)"
         return reason
 
     def _throw_error(self, player):
@@ -202,32 +198,6 @@ class Game:
         if player is not None and player != self.on_roll:
             return "players throw in turn: player %d is on roll" % self.on_roll
         return None
-
-    def shut_out(self):
-        """The player on roll has a checker on the bar and the opponent holds every point
-        of the home board: no entry is possible, whatever the dice."""
-        if self.phase != PLAYING or self.turn is not None and not self.turn.can_end():
-            return False
-        p = self.position
-        return p.mover[BAR] > 0 and min(p.opponent[1:7]) >= 2
-
-    def why_not_pass_turn(self, player=None):
-        if not self.rules.shut_out_pass:
-            return "a shut-out player throws and loses the turn (rule option shut_out_pass " \
-                   "is off)"
-        return self._throw_error(player) or (
-            None if self.shut_out() else
-            "only a shut-out player (on the bar against a closed board) passes")
-
-    def pass_turn(self, player=None):
-        """A shut-out player passes without rolling ("Though he does not roll the dice, since
-        he cannot make a checker play, he still has the right to double"; rule option
-        shut_out_pass): the opponent throws next."""
-        self._refuse(self.why_not_pass_turn(player))
-        self._accept()
-        self.cube.beaver_by = self.cube.taken_by = None
-        self.start = self.start.swapped()
-        self.player = 1 - self.player
 
     def roll(self, dice, player=None):
         """Throw the dice. In the opening, `dice` is (player 0's die, player 1's die): ties are
@@ -452,7 +422,11 @@ class Game:
         self.resignation = None
 
     def why_not_demand(self, level=None, player=None):
-        return offers.why_not_demand(self, level, player)
+        if self.resignation is None:
+            return "no resignation is on offer"
+        from bgcore import rare  # seldom needed: loaded when a resignation is on offer
+
+        return rare.why_not_demand(self, level, player)
 
     def demand(self, level, player=None):
         """The opponent of a resigner requires a higher forfeit (a gammon for a single); the

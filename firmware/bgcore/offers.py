@@ -2,7 +2,7 @@
 # before the roll), Crawford, Holland, beavers and raccoons, resignation levels. Each
 # function returns the reason an offer or answer is refused, naming the rule, or None.
 
-from bgcore.cube import LEVEL_NAMES, SINGLE, check_level
+from bgcore.cube import SINGLE, check_level
 from bgcore.errors import RuleError
 
 OPENING = "opening"
@@ -119,23 +119,4 @@ def why_not_accept_resignation(game, player=None):
                 player, res[0])
     elif player is not None and player == res[0]:
         return "player %d offered to resign: the opponent accepts or rejects" % player
-    return None
-
-
-def why_not_demand(game, level=None, player=None):
-    """Why the player offered a resignation may not demand `level` (None: any higher one)
-    instead: "the player accepting the forfeit must decide whether to accept the forfeit as
-    a single loss or to require the opponent to forfeit to a gammon"."""
-    res = game.resignation
-    reason = why_not_accept_resignation(game, player)
-    if reason or len(res) > 2:
-        return reason or "a higher forfeit is demanded: player %d agrees or plays on" % res[0]
-    if level is None:
-        level = res[1] + 1
-    try:
-        check_level(level)
-    except RuleError as e:
-        return str(e)
-    if level <= res[1]:
-        return "a demand asks more than the %s offered" % LEVEL_NAMES[res[1]]
     return None

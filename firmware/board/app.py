@@ -327,6 +327,10 @@ class App:
         if cmd == "roll":
             dice = args.get("dice")
             board.roll((dice[0], dice[1]) if dice else None)
+        elif cmd in ("demand", "rethrow", "void"):  # seldom used: loaded when asked
+            from board import seldom
+
+            seldom.command(board, cmd, args)
         elif cmd in ("double", "take", "drop", "beaver", "raccoon"):
             board.cube_action(cmd, args.get("member"))
         elif cmd == "partner":
@@ -337,8 +341,6 @@ class App:
             board.resign(args["level"])
         elif cmd in ("accept", "reject"):
             board.answer_resignation(cmd == "accept")
-        elif cmd == "demand":
-            board.demand(args["level"])
         elif cmd == "new":
             self._new(args)
         elif cmd == "undo":

@@ -124,7 +124,7 @@ class Board:
 
             self.match = Session.from_dict(snap["match"])
         elif snap["match"] and self.settings.get("games"):
-            from bgcore.sheet import GamesMatch
+            from bgcore import GamesMatch
 
             self.match = GamesMatch.from_dict(snap["match"])
         else:
@@ -185,7 +185,7 @@ class Board:
                 self.settings["kind"] = "chouette"
                 self.match = Session.start(ev)
             elif ev.get("games"):  # a match over a number of games, decided by the total
-                from bgcore.sheet import GamesMatch
+                from bgcore import GamesMatch
 
                 self.settings["games"] = ev["games"]
                 self.match = GamesMatch(ev["games"], Rules.from_dict(ev["rules"]))
@@ -221,8 +221,11 @@ class Board:
                 game.accept_play()
         elif kind == "roll":
             game.roll(ev["dice"], ev["player"])
-        elif kind == "pass":
-            game.pass_turn(ev["player"])
+        elif kind in ("demand", "pass", "rethrow", "void"):  # seldom: bgcore.rare
+            from bgcore import rare
+
+            rare.apply(game, ev)
+            self.pass_at = None
         elif kind in ("double", "take", "drop", "beaver", "raccoon"):
             if self.chouette is not None:
                 self.chouette.cube(ev)
@@ -236,8 +239,6 @@ class Board:
             game.accept_resignation(ev["player"])
         elif kind == "reject":
             game.reject_resignation(ev["player"])
-        elif kind == "demand":
-            game.demand(ev["level"], ev["player"])
         elif kind == "result":
             self.phase = OVER
             if self.chouette is not None:
@@ -259,7 +260,7 @@ class Board:
         rules = rules if rules is not None else Rules()
         ev = {"ev": "match", "length": length, "rules": rules.to_dict()}
         if games:
-            from bgcore.sheet import GamesMatch
+            from bgcore import GamesMatch
 
             if length:
                 raise ValueError("a match over a number of games has no length in points")
@@ -316,7 +317,8 @@ class Board:
         reason = game.why_not_roll()
         if not reason and self.chouette is not None:
             reason = self.chouette.waiting()
-        if reason and game.can_pass_turn():  # shut out (rule option): Roll passes, unthrown
+        if reason and game.rules.shut_out_pass and "shut out" in reason:
+            # shut out (rule option, bgcore.rare): Roll journals a pass, without a throw
             self._accept_play()
             self._commit({"ev": "pass", "player": game.on_roll})
             self._follow_turn()
@@ -378,14 +380,6 @@ class Board:
                       "player": res[0] if len(res) > 2 else game.decider})
         if game.is_over():
             self._result()
-
-    def demand(self, level):
-        """The resigner's opponent requires a higher forfeit (the resigner then answers)."""
-        game = self._game("demand")
-        reason = game.why_not_demand(level)
-        if reason:
-            raise ValueError(reason)
-        self._commit({"ev": "demand", "player": game.decider, "level": level})
 
     def undo(self):
         """Take back the last checker moved (the board then shows it must go back)."""

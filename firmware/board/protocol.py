@@ -20,6 +20,8 @@ COMMANDS = {
     "state": {},
     "dump": {},
     "roll": {"dice": ("dice", False)},
+    "rethrow": {"dice": ("dice", True)},  # the thrower's dice were cocked: these replace them
+    "void": {},  # the opponent voids the play (dice picked up before it was finished)
     "double": {"member": ("str", False)},  # member: in a chouette, whose stake
     "take": {"member": ("str", False)},
     "drop": {"member": ("str", False)},

@@ -207,6 +207,8 @@ for _name, _doc in (
     ("accept", "Accept the resignation on offer (after a demand: the resigner agrees)."),
     ("reject", "Reject the resignation on offer (after a demand: the resigner plays on)."),
     ("undo", "Take back the last checker moved this turn."),
+    ("void", "The opponent voids the play of the roll (the dice were picked up before it was "
+             "finished): the checkers go back, the same player throws again."),
     ("verify", "Compare every slot with the position: prints the missing and extra places."),
     ("state", "Print the board's whole state."),
     ("hello", "Print the board's hello (firmware and protocol versions)."),
@@ -229,6 +231,15 @@ def roll(dice, port):
             raise click.UsageError("a die shows 1 to 6, got %d" % d)
     args = {"dice": list(dice)} if dice else {}
     _print_reply(_run(port, "roll", **args))
+
+
+@send.command()
+@click.argument("dice", nargs=2, type=click.IntRange(1, 6))
+@port_option
+def rethrow(dice, port):
+    """The thrower's dice came to rest cocked: DICE (two numbers) are the throw again, before
+    any checker is moved."""
+    _print_reply(_run(port, "rethrow", dice=list(dice)))
 
 
 def _cube(name, doc):

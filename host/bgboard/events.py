@@ -18,7 +18,8 @@ list of `Entry` values in the order the players acted:
     drop    player
     wins    player (the winner), points, how ("played", "dropped", "resigned"), level
 
-Rejected resignations and demands (a higher forfeit the acceptor requires) leave no entry:
+A `rethrow` (cocked dice) replaces the dice of the roll; a `void` play and its throw leave
+no entry: the files show the game as it counted. Rejected resignations and demands (a higher forfeit the acceptor requires) leave no entry:
 neither .mat nor SGF records them; a demand agreed to ends in a result at its level.
 
 A chouette (`match` event with kind "chouette") is a money session whose games are between
@@ -59,6 +60,8 @@ EVENTS = {
     "reject": {"player": "player"},
     "demand": {"player": "player", "level": "level"},
     "pass": {"player": "player"},
+    "rethrow": {"player": "player", "dice": "dice"},
+    "void": {"player": "player"},
     "result": {"winner": "player", "points": "int", "level": "level", "how": "how",
                "score": "score"},
     "match_over": {"score": "score"},  # winner: a player, or null for a drawn match
@@ -239,6 +242,11 @@ class GameLog:
                 self.entries.pop()
             self.entries.append(_entry(name, ev["player"], cube=ev["cube"]))
             self._take = 1 - ev["player"]
+        elif name == "rethrow":  # cocked dice thrown again: the first throw never counted
+            if self._roll is not None and self._roll[0] == ev["player"]:
+                self._roll = (ev["player"], _high_low(ev["dice"]))
+        elif name == "void":  # the play and its throw are void: the same player throws again
+            self._roll = None
         elif name == "pass":  # shut out (rule option shut_out_pass): no dice were thrown;
             self._flush_take()  # the files show dice that cannot play, as gnubg needs a roll
             self.entries.append(_entry("move", ev["player"], dice=PASS_DICE, how="pass"))

@@ -84,6 +84,10 @@ class View:
                 self.dice = (max(d0, d1), min(d0, d1))
         elif name == "roll":
             self.on_roll, self.dice, self.offer = p, tuple(ev["dice"]), None
+        elif name == "rethrow":
+            self.dice = tuple(ev["dice"])
+        elif name == "void":
+            self.dice = None
         elif name in ("play", "pass"):
             self.on_roll, self.dice = 1 - p, None
         elif name == "double":
@@ -175,6 +179,11 @@ class View:
             return "%s %ss: the cube is at %d" % (n[p], name, ev["cube"])
         if name == "resign":
             return "%s offers to resign %s" % (n[p], LEVELS[ev["level"]])
+        if name == "rethrow":
+            return "%s's dice were cocked: thrown again %d-%d" % (n[p], ev["dice"][0],
+                                                                 ev["dice"][1])
+        if name == "void":
+            return "%s voids the play: %s throws again" % (n[p], n[1 - p])
         if name == "pass":
             return "%s is shut out: passes without a throw" % n[p]
         if name == "demand":

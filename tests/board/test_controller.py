@@ -3,8 +3,7 @@
 import gc
 
 from bgcore import GAMMON, Rules
-from board.controller import DOUBLE, DROP, IDLE, OPENING, OVER, PASS_MS, PLAYING, ROLL, SETUP
-from board.controller import MENU, TAKE, Board
+from board.controller import DROP, IDLE, OPENING, OVER, PASS_MS, PLAYING, ROLL, SETUP, Board
 from board.journal import Journal
 from board.storage import FlashStorage
 from board.tracker import RESTORE
@@ -123,26 +122,6 @@ def counts(points):
     return out
 
 
-def test_a_shut_out_player_passes_with_the_roll_button():
-    """"Though he does not roll the dice, since he cannot make a checker play, he still has
-    the right to double." (rules-cube-match-chouette; rule option shut_out_pass): Roll
-    journals a pass, no dice; the opponent throws next."""
-    from bgcore import Match, Position
-    board, eyes, events = rig((3, 1))
-    rules = Rules(shut_out_pass=True)
-    black = counts({25: 1, 13: 14})
-    white = counts({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 8: 3})
-    board.new_match(0, rules)
-    board.match = Match.from_match_id(_match_id(0, BLACK), Position(black, white), rules)
-    board.phase = PLAYING
-    eyes.show(white, black)
-    board.on_buttons(ROLL)  # black, on the bar against a closed board
-    assert events[-1]["ev"] == "pass" and events[-1]["player"] == BLACK
-    assert board.match.game.on_roll == WHITE
-    board.on_buttons(ROLL)
-    assert events[-1]["ev"] == "roll" and events[-1]["player"] == WHITE
-
-
 def test_no_legal_play_passes_after_a_pause():
     board, eyes, events = rig((6, 6))
     # Black on the bar against white's closed board: 6-6 cannot enter.
@@ -173,41 +152,6 @@ def test_money_game_doubled_and_dropped_scores_the_cube():
     eyes.start()  # the checkers set up again: game 2
     assert kinds(events)[-1] == "game" and events[-1]["number"] == 2
     assert events[-1]["score"] == [0, 1]
-
-
-def test_take_then_beaver_then_raccoon_on_the_buttons():
-    """"After accepting a double, he may immediately turn the cube to 4" and "if the opponent
-    still believes he is the favorite after the first player's beaver, he may immediately turn
-    the cube another notch to 8" (rules-cube-match-chouette): Take, then Double and Take
-    together; the doubler answers with Double and Take together. A power cut between the take
-    and the beaver keeps the chance."""
-    path = tmpdir()
-    try:
-        board, eyes, events = rig((3, 1), (5, 2), journal=Journal(FlashStorage(path)))
-        board.new_match(0, Rules(beavers=True, raccoons=True))
-        eyes.start()
-        board.roll()
-        eyes.carry(WHITE, 8, 5)
-        eyes.carry(WHITE, 6, 5)
-        board.on_buttons(DOUBLE)  # black doubles
-        board.on_buttons(TAKE)  # white takes
-        assert kinds(events)[-2:] == ["double", "take"]
-        board = Board(SimClock(), Dice((5, 2)), Journal(FlashStorage(path)), None,
-                      events.append)  # the power went and came back
-        board.resume()
-        eyes.board = board
-        board.on_buttons(DOUBLE | TAKE)  # white beavers at once
-        assert events[-1]["ev"] == "beaver" and events[-1]["player"] == WHITE
-        assert events[-1]["cube"] == 4
-        board.on_buttons(DOUBLE | TAKE)  # black, the doubler, raccoons
-        assert events[-1]["ev"] == "raccoon" and events[-1]["player"] == BLACK
-        assert events[-1]["cube"] == 8 and board.match.game.cube.owner == WHITE
-        board.on_buttons(DOUBLE | TAKE)  # nothing more to answer: refused
-        assert events[-1]["live"] == "refused" and "no double" in events[-1]["reason"]
-        board.on_buttons(ROLL)
-        assert kinds(events)[-1] == "roll"
-    finally:
-        rmtree(path)
 
 
 def test_illegal_cube_actions_are_refused_and_change_nothing():
@@ -273,30 +217,6 @@ def test_resignation_accepted_ends_the_game():
     assert events[-1]["how"] == "resigned" and events[-1]["winner"] == WHITE
 
 
-def test_a_demanded_gammon_agreed_or_refused():
-    """"the player accepting the forfeit must decide whether to accept the forfeit as a single
-    loss or to require the opponent to forfeit to a gammon. If a forfeit is refused play
-    continues." (rules-pc-gammon): the acceptor's demand, then the resigner's answer."""
-    board, eyes, events = started((3, 1), length=7)
-    board.roll()
-    eyes.carry(WHITE, 8, 5)
-    eyes.carry(WHITE, 6, 5)
-    board.resign(1)  # black offers a single
-    raises(ValueError, board.demand, 1)  # no more than offered
-    board.demand(GAMMON)  # white requires a gammon
-    assert events[-1]["ev"] == "demand" and events[-1]["player"] == WHITE
-    board.answer_resignation(False)  # black plays on
-    assert events[-1]["ev"] == "reject" and events[-1]["player"] == BLACK
-    assert board.match.game.resignation is None and not board.match.game.is_over()
-    board.resign(1)
-    board.demand(GAMMON)
-    board.answer_resignation(True)  # black agrees
-    assert kinds(events)[-3:] == ["demand", "accept", "result"]
-    assert events[-2]["player"] == BLACK
-    assert events[-1]["points"] == 2 and events[-1]["level"] == GAMMON
-    assert events[-1]["winner"] == WHITE and events[-1]["how"] == "resigned"
-
-
 def test_match_over_after_the_winning_game():
     board, eyes, events = started((3, 1), length=1)
     board.roll()
@@ -306,41 +226,6 @@ def test_match_over_after_the_winning_game():
     board.answer_resignation(True)
     assert kinds(events)[-2:] == ["result", "match_over"] and board.phase == IDLE
     raises(ValueError, board.roll)
-
-
-def test_a_match_over_a_number_of_games_ends_after_the_last_one():
-    """"the winner of the match determined by a tally of total points (based on the number
-    of games won and lost) after the final game in an agreed-upon number of games"
-    (rules-instructions-match-play): the board's match of 2 games, resumed from a compacted
-    journal between them, ends after the second with the higher total; level: no winner."""
-    path = tmpdir()
-    try:
-        journal = Journal(FlashStorage(path))
-        board, eyes, events = rig((3, 1), (3, 1), journal=journal)
-        board.new_match(0, None, 2)
-        assert events[-1]["games"] == 2 and board.state()["match"]["limit"] == 2
-        for n in (1, 2):
-            eyes.start()
-            board.roll()
-            eyes.carry(WHITE, 8, 5)
-            eyes.carry(WHITE, 6, 5)
-            board.resign(n)  # black: a single, then a gammon
-            board.answer_resignation(True)
-            if n == 1:
-                assert kinds(events)[-1] == "result" and board.phase == OVER
-                journal.compact(board.snapshot())
-                board = Board(SimClock(), Dice((3, 1)), Journal(FlashStorage(path)), None,
-                              events.append)
-                board.resume()
-                eyes.board = board
-        assert kinds(events)[-2:] == ["result", "match_over"] and board.phase == IDLE
-        assert events[-1]["winner"] == WHITE and events[-1]["score"] == [3, 0]
-        board.on_buttons(MENU)  # another, with the same settings
-        assert events[-1]["ev"] == "match" and events[-1]["games"] == 2
-        raises(ValueError, board.new_match, 3, None, 2)
-        raises(ValueError, board.new_match, 0, None, 300)
-    finally:
-        rmtree(path)
 
 
 def test_power_cut_resumes_at_the_last_committed_event():

@@ -18,7 +18,7 @@ class Odds:
     """Chances (0..1) of each random decision."""
 
     def __init__(self, double=0.12, take=0.7, beaver=0.3, raccoon=0.4, resign=0.015,
-                 resign_after_roll=0.01, accept=0.6):
+                 resign_after_roll=0.01, accept=0.6, irregular=0.0):
         self.double = double
         self.take = take
         self.beaver = beaver
@@ -26,6 +26,7 @@ class Odds:
         self.resign = resign
         self.resign_after_roll = resign_after_roll
         self.accept = accept
+        self.irregular = irregular  # cocked dice thrown again; a play voided (Lowe 9-10)
 
 
 def rules_dict(rules):
@@ -179,17 +180,29 @@ class Player:
             if self.maybe_resign(player):
                 return
             self.flush()
-            if g.can_pass_turn(player):  # shut out, with the rule option: no throw
-                g.pass_turn(player)
-                self.j.emit("pass", player=player)
-                continue
+            if g.rules.shut_out_pass:  # shut out, with the rule option: no throw
+                from bgcore import rare
+                if rare.why_not_pass_turn(g, player) is None:
+                    rare.pass_turn(g, player)
+                    self.j.emit("pass", player=player)
+                    continue
             dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
             g.roll(dice, player)
             self.j.emit("roll", player=player, dice=list(dice))
+            if self.odds.irregular and self.chance(self.odds.irregular):
+                from bgcore import irregular  # the dice were cocked: thrown again
+                dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+                irregular.rethrow(g, dice, player)
+                self.j.emit("rethrow", player=player, dice=list(dice))
             if g.turn.required and self.maybe_resign(player, after_roll=True):
                 return
             if self.play_roll():
                 return
+            if self.odds.irregular and self.chance(self.odds.irregular):
+                from bgcore import irregular  # the dice picked up early: the opponent voids
+                irregular.void(g, 1 - player)
+                self.pending = None
+                self.j.emit("void", player=1 - player)
 
 
 def play_match(rng, length=0, rules=None, games=None, odds=None, first_seq=1, score=None,

@@ -51,7 +51,7 @@ HELP = [
     [], ["ports"], ["monitor"], ["log"], ["export"], ["send"], ["calibrate"],
     ["send", "roll"], ["send", "double"], ["send", "take"], ["send", "drop"],
     ["send", "beaver"], ["send", "resign"], ["send", "accept"], ["send", "reject"],
-    ["send", "raccoon"], ["send", "demand"],
+    ["send", "raccoon"], ["send", "demand"], ["send", "rethrow"], ["send", "void"],
     ["send", "undo"], ["send", "verify"], ["send", "state"], ["send", "hello"],
     ["send", "dump"], ["send", "ledtest"], ["send", "new"], ["send", "new", "match"],
     ["send", "new", "money"],
@@ -183,6 +183,10 @@ def test_send_commands_reach_the_board_and_print_the_reply(capsys, board):
     assert board.board.commands[-1] == ("resign", {"level": 2})
     run(capsys, "send", "new", "money", "--games", "5", "--port", p)
     assert board.board.commands[-1] == ("new", {"kind": "money", "games": 5, "options": {}})
+    run(capsys, "send", "rethrow", "4", "2", "--port", p)
+    assert board.board.commands[-1] == ("rethrow", {"dice": [4, 2]})
+    run(capsys, "send", "void", "--port", p)
+    assert board.board.commands[-1] == ("void", {})
     run(capsys, "send", "demand", "--port", p)
     assert board.board.commands[-1] == ("demand", {"level": 2})
     run(capsys, "send", "demand", "backgammon", "--port", p)

@@ -262,3 +262,30 @@ def test_shut_out_passes_import_as_rolls_that_cannot_play(tmp_path):
     for key, _ in jobs:
         assert not troubles(outputs[key]), (key, troubles(outputs[key]))
         assert final_score(outputs[key]) == (1, totals[key[0]]), key
+
+
+def test_rethrows_and_voided_plays_import_as_the_game_counted(tmp_path):
+    """Lowe's laws 9-10: cocked dice "must be thrown again"; the opponent "may declare the
+    play void and require him to replace the man or men moved and throw again". The board
+    journals both; the files hold the throws that counted, and gnubg imports them with the
+    journal's score."""
+    from eventgen import Odds, play_match
+    from bgboard.sgf import sgf_text
+    import random
+
+    jobs, totals, seen = [], {}, set()
+    for seed in range(4):
+        events, match = play_match(random.Random(seed), 5, odds=Odds(irregular=0.05))
+        seen.update(e["ev"] for e in events if e["ev"] in ("rethrow", "void"))
+        (m,) = build_matches(events)
+        for ext, body, load in ((".mat", mat_text(m), "import mat"),
+                                (".sgf", sgf_text(m), "load match")):
+            path = tmp_path / ("irregular%d%s" % (seed, ext))
+            path.write_text(body)
+            jobs.append(((seed, ext), ["%s %s" % (load, path), "show score"]))
+        totals[seed] = (len(m.games), match.score)
+    assert seen == {"rethrow", "void"}, seen
+    outputs = run_gnubg(str(tmp_path), jobs)
+    for key, _ in jobs:
+        assert not troubles(outputs[key]), (key, troubles(outputs[key]))
+        assert final_score(outputs[key]) == totals[key[0]], key
