@@ -14,14 +14,21 @@ from bgcore.rules import Rules
 BOX = 0
 TEAM = 1
 _NO = -1  # an answer not given yet
+CONSULT = ("free", "none", "cube")  # the team consults: freely, never, once a cube is turned
+PARTNER_BY = ("rotation", "lot", "beaten")  # how the box's partner is chosen
 
 
 class Chouette:
     """`ranking`: names, highest first (see Ordering): the box, the captain, the rest.
     `partner_from`: None, or the number of players (6 or 8) from which the box may take a
-    partner who shares its results half and half."""
+    partner who shares its results half and half. `consult`: may the team consult on the
+    play, "free"ly, "none", or once the "cube" is turned. `partner_by`: the box's partner is
+    offered in "rotation" from the captain down (any member may accept; by lot when none
+    does: draw_partner), drawn by "lot" among the members other than the captain, or is the
+    player the box has just "beaten"."""
 
-    def __init__(self, ranking, rules=None, multiple_cubes=True, partner_from=None):
+    def __init__(self, ranking, rules=None, multiple_cubes=True, partner_from=None,
+                 consult="free", partner_by="rotation"):
         rules = rules if rules is not None else Rules()
         if rules.beavers or rules.automatic_doubles:
             raise RuleError("beavers, raccoons and automatic doubles are not supported in a "
@@ -34,9 +41,15 @@ class Chouette:
         if partner_from is not None and (not isinstance(partner_from, int) or partner_from < 4):
             raise RuleError("partner_from is a number of players (6 or 8) or None, got %r"
                             % (partner_from,))
+        if consult not in CONSULT or partner_by not in PARTNER_BY:
+            raise RuleError("consult is free, none or cube and partner_by rotation, lot or "
+                            "beaten, got %r and %r" % (consult, partner_by))
         self.rules = rules
         self.multiple = bool(multiple_cubes)
         self.partner_from = partner_from
+        self.consult = consult
+        self.partner_by = partner_by
+        self.beaten = None  # who lost the last game between the box and the captain
         self.line = names  # rank order: box first, then the team by rank
         self.joiners = []  # joined during a game: they rank last after it
         self.leavers = []  # left during a game: out of the line-up after its rotation
@@ -148,7 +161,32 @@ class Chouette:
                 self.partner_from, len(self.line))
         if name not in self.line[1:]:
             return "the box's partner comes from the team: %r is not in it" % (name,)
+        if self.partner_by == "beaten" and name != self.beaten:
+            return "the box takes as partner the player just beaten (%s)" % self.beaten
+        if self.partner_by == "lot" and name == self.line[1]:
+            return "the partner is drawn by lot among the members other than the captain"
         return None
+
+    def draw_partner(self, rng):
+        """A partner by lot ("chosen by lot from among the team members other than the
+        captain"), drawn with rng.randint; RuleError when none may be."""
+        if self.partner_by == "beaten":
+            raise RuleError("the box takes as partner the player just beaten: no draw")
+        names = [n for n in self.line[2:] if self.why_not_partner(n) is None]
+        if not names:
+            raise RuleError(self.why_not_partner(self.line[-1]) or
+                            "no member other than the captain to draw")
+        return names[rng.randint(0, len(names) - 1)]
+
+    def may_consult(self):
+        """May the team consult on the play now ("In some chouettes, the team may consult
+        freely as to how rolls should be played. In others, consultation is prohibited. A
+        popular compromise permits consultation only after the cube has been turned.")"""
+        if self.consult != "cube":
+            return self.consult == "free"
+        if self.multiple:
+            return any(c.value > 1 for c in self.cubes.values())
+        return self.game is not None and self.game.cube.value > 1
 
     def take_partner(self, name):
         """The box takes a partner for the next game (rule option partner_from)."""
@@ -334,11 +372,14 @@ class Chouette:
         captain = self.captain
         line = list(self.line)
         line.remove(captain)
+        beaten = captain
         if self.won.get(captain, 0) > 0:
+            beaten = self.box
             line.remove(self.box)
             line = [captain] + line + [self.box]
         else:
             line.append(captain)
+        self.beaten = beaten if beaten not in self.leavers else None
         self.line = [n for n in line + self.joiners if n not in self.leavers]
         self.joiners = []
         self.leavers = []
@@ -351,8 +392,11 @@ class Chouette:
 
     def to_dict(self):
         d = self._dict()
-        if self.leavers:  # rare: a snapshot carries them only when there are some
-            d["leavers"] = list(self.leavers)
+        for k in ("leavers", "beaten"):  # only when there are some: snapshots stay short
+            if getattr(self, k):
+                d[k] = getattr(self, k)
+        if self.consult != "free" or self.partner_by != "rotation":
+            d["options"] = [self.consult, self.partner_by]
         return d
 
     def _dict(self):
@@ -380,7 +424,8 @@ class Chouette:
     @classmethod
     def from_dict(cls, data):
         c = cls(data["line"], Rules.from_dict(data["rules"]), bool(data["multiple"]),
-                data["partner_from"] or None)
+                data["partner_from"] or None, *data.get("options", ()))
+        c.beaten = data.get("beaten")
         c.joiners = list(data["joiners"])
         c.leavers = list(data.get("leavers", ()))
         c.ledger = Ledger.from_dict(data["ledger"])

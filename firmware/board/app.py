@@ -384,6 +384,10 @@ class App:
         options = dict(args.get("options", {}))
         multiple = options.pop("multiple_cubes", True)
         partner_from = options.pop("partner_from", None)
+        extra = {}
+        for k in ("consult", "partner_by"):
+            if k in options:
+                extra[k] = options.pop(k)
         if not isinstance(multiple, bool):
             raise CommandError("new chouette: multiple_cubes is true or false")
         if "length" in args:
@@ -391,7 +395,7 @@ class App:
         players = args.get("players")
         if not players:
             raise CommandError("new chouette: give the players, highest rank (the box) first")
-        self.board.new_chouette(players, _rules(options), multiple, partner_from)
+        self.board.new_chouette(players, _rules(options), multiple, partner_from, extra)
 
     def _journal(self, since):
         try:

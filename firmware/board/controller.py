@@ -271,16 +271,21 @@ class Board:
         self._commit(ev)
         self._update()  # show at once what the setup lacks (nothing may move for a while)
 
-    def new_chouette(self, players, rules=None, multiple_cubes=True, partner_from=None):
-        """Start a chouette (board.chouette_session): `players` by rank, the box first."""
+    def new_chouette(self, players, rules=None, multiple_cubes=True, partner_from=None,
+                     extra=None):
+        """Start a chouette (board.chouette_session): `players` by rank, the box first;
+        extra: its consultation and partner options (bgcore.chouette)."""
         from board.chouette_session import match_event
 
         rules = rules if rules is not None else Rules()
-        self._commit(match_event(players, rules, multiple_cubes, partner_from))
+        self._commit(match_event(players, rules, multiple_cubes, partner_from, extra))
         self._update()
 
     def partner(self, name):
-        """Chouette, between games: the box takes `name` as its partner for the next game."""
+        """Chouette, between games: the box takes `name` as its partner for the next game
+        ("*": drawn by lot among the members other than the captain)."""
+        if name == "*" and self.chouette is not None:
+            name = self.chouette.chouette.draw_partner(self.rng)
         self.lineup("partner", name)
 
     def lineup(self, kind, name):
@@ -620,8 +625,6 @@ class Board:
         game = m.game
         out["match"] = {"length": m.length, "score": m.score, "games": m.games,
                         "crawford": game.crawford}
-        if self.settings.get("games"):
-            out["match"]["limit"] = m.limit  # type: ignore[attr-defined]
         out["game"] = {
             "player": game.on_roll,
             "dice": list(game.dice),

@@ -268,7 +268,8 @@ _cube("drop", "Drop (pass) the double on offer. Chouette: --member as for take."
 @port_option
 def partner(name, port):
     """Chouette, before a game: the box takes NAME (a team member) as its partner for that
-    game; they share the box's results half and half (needs --partner-from)."""
+    game; they share the box's results half and half (needs --partner-from). NAME '*': the
+    board draws one by lot among the members other than the captain."""
     _print_reply(_run(port, "partner", member=_check_name(name, "NAME")))
 
 
@@ -404,9 +405,16 @@ def new_money(port, games, **opts):
 @click.option("--partner-from", type=int, default=None, metavar="N",
               help="With N (6 or 8) or more players the box may take a partner (`send "
                    "partner NAME`).")
+@click.option("--partner-by", type=click.Choice(["rotation", "lot", "beaten"]), default=None,
+              help="How the box's partner is chosen: offered in rotation from the captain "
+                   "(default; `send partner '*'` draws by lot when nobody accepts), by lot "
+                   "among the members other than the captain, or the player just beaten.")
+@click.option("--consult", type=click.Choice(["free", "none", "cube"]), default=None,
+              help="May the team consult on the play: freely (default), never, or once the "
+                   "cube is turned (`state` says whether it may now).")
 @rules_options
 @port_option
-def new_chouette(players, single_cube, partner_from, port, **opts):
+def new_chouette(players, single_cube, partner_from, partner_by, consult, port, **opts):
     """A chouette: the box (white) against a team whose captain plays black's checkers;
     every member answers the box's doubles on their own. Results are settled per member
     and the line-up rotates after each game."""
@@ -415,12 +423,16 @@ def new_chouette(players, single_cube, partner_from, port, **opts):
     names = [_check_name(n, "--players") for n in players.split(",")]
     options = _rules("money", opts)
     try:
-        Chouette(names, Rules(**options), not single_cube, partner_from)
+        Chouette(names, Rules(**options), not single_cube, partner_from, consult or "free",
+                 partner_by or "rotation")
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     options["multiple_cubes"] = not single_cube
     if partner_from is not None:
         options["partner_from"] = partner_from
+    for k, v in (("consult", consult), ("partner_by", partner_by)):
+        if v is not None:
+            options[k] = v
     _print_reply(_run(port, "new", kind="chouette", players=names, options=options))
 
 

@@ -171,7 +171,7 @@ def test_a_match_over_a_number_of_games_ends_after_the_last_one():
         journal = Journal(FlashStorage(path))
         board, eyes, events, emit = rig((3, 1), (3, 1), journal=journal)
         board.new_match(0, None, 2)
-        assert events[-1]["games"] == 2 and board.state()["match"]["limit"] == 2
+        assert events[-1]["games"] == 2 and board.state()["settings"]["games"] == 2
         for n in (1, 2):
             eyes.start()
             board.roll()

@@ -342,3 +342,59 @@ def test_refusals_change_nothing():
     says(refused(c, c.take, "Bob"), "no double")
     says(refused(c, c.end_game), "not over")
     says(refused(c, c.start_game), "in progress")
+
+
+def test_consultation_free_none_or_once_the_cube_is_turned():
+    """"In some chouettes, the team may consult freely as to how rolls should be played. In
+    others, consultation is prohibited. A popular compromise permits consultation only after
+    the cube has been turned." (rules-cube-match-chouette)"""
+    assert Chouette(NAMES).may_consult()
+    c = Chouette(NAMES, consult="none")
+    _box_on_roll(c)
+    c.double("Cy")
+    c.take("Cy")
+    assert not c.may_consult()
+    for multiple in (True, False):
+        c = Chouette(NAMES, multiple_cubes=multiple, consult="cube")
+        g = _box_on_roll(c)
+        assert not c.may_consult()
+        c.double("Dee" if multiple else None)
+        assert not c.may_consult()  # offered, not yet turned
+        for m in (["Dee"] if multiple else ["Bob", "Cy", "Dee"]):
+            c.take(m)
+        assert c.may_consult() and (multiple or g.cube.value == 2)
+        assert Chouette.from_dict(c.to_dict()).may_consult()
+    says(raises(RuleError, Chouette, NAMES, None, True, None, "sometimes"), "consult is")
+
+
+def test_the_box_partner_by_lot_or_the_player_just_beaten():
+    """"If no one offers to be the box's partner, a partner may be chosen by lot from among
+    the team members other than the captain." (rules-cube-match-chouette) and "He should
+    select the person whom he has just defeated." (rules-es-lowe-bgaa, law 12)"""
+    import random
+    rng = random.Random(4) if hasattr(random, "Random") else random
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    c = Chouette(names, partner_from=6, partner_by="lot")
+    says(refused(c, c.take_partner, "Bob"), "by lot", "other than the captain")
+    drawn = set(c.draw_partner(rng) for _ in range(40))
+    assert drawn == {"Cy", "Dee", "Eve", "Fay"}
+    c = Chouette(names, partner_from=6)  # rotation: any member who accepts; lot the fallback
+    c.take_partner("Bob")
+    assert c.draw_partner(rng) in names[2:]
+    c = Chouette(names, partner_from=6, partner_by="beaten")
+    g = _team_on_roll(c)
+    g.resign(1, player=1)
+    g.accept_resignation()  # the box beats Bob, the captain
+    c.end_game()
+    assert c.beaten == "Bob" and c.line == ["Ann", "Cy", "Dee", "Eve", "Fay", "Bob"]
+    says(refused(c, c.take_partner, "Cy"), "just beaten (Bob)")
+    says(raises(RuleError, c.draw_partner, rng), "no draw")
+    data = c.to_dict()
+    assert data["beaten"] == "Bob" and data["options"] == ["free", "beaten"]
+    c2 = Chouette.from_dict(data)
+    c2.take_partner("Bob")
+    g = _team_on_roll(c2)
+    g.resign(1, player=0)
+    g.accept_resignation()  # Cy, the captain, beats Ann, the box
+    c2.end_game()
+    assert c2.box == "Cy" and c2.beaten == "Ann"

@@ -151,11 +151,18 @@ def test_send_new_chouette_and_member_commands_reach_the_board(capsys, board):
         "kind": "chouette", "players": ["A", "B", "C", "D", "E", "F"],
         "options": {"jacoby": True, "cube_cap": 64, "multiple_cubes": False,
                     "partner_from": 6}})
+    code, out, err = run(capsys, "send", "new", "chouette", "--players", "A,B,C,D,E,F",
+                         "--partner-from", "6", "--partner-by", "lot", "--consult", "cube",
+                         "--port", p)
+    assert code == 0, err
+    assert board.board.commands[-1][1]["options"] == {
+        "multiple_cubes": True, "partner_from": 6, "consult": "cube", "partner_by": "lot"}
     for args, sent in ((["double"], ("double", {})),
                        (["double", "--member", "Cy"], ("double", {"member": "Cy"})),
                        (["take", "-m", "Dee"], ("take", {"member": "Dee"})),
                        (["drop", "--member", "box"], ("drop", {"member": "box"})),
                        (["partner", "Fay"], ("partner", {"member": "Fay"})),
+                       (["partner", "*"], ("partner", {"member": "*"})),
                        (["join", "Gil"], ("join", {"name": "Gil"})),
                        (["leave", "Bob"], ("leave", {"name": "Bob"}))):
         code, out, err = run(capsys, "send", *args, "--port", p)
