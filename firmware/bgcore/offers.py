@@ -57,8 +57,11 @@ def why_not_double(game, player=None):
     if needs and v >= needs[doubler] and (game.rules.dead_cube or v >= needs[1 - doubler]):
         # A double the texts allow but that changes nothing: a win on the present cube gives
         # either side the match (gnubg 1.07 crashes importing a match whose cube reaches 512).
-        return "dead cube: a win on the cube's present %d gives player %d the match (%s)" % (
-            v, doubler, "rule option dead_cube" if game.rules.dead_cube else "and the opponent")
+        if game.rules.dead_cube:
+            return "dead cube: a win on the cube's present %d gives player %d the match (rule " \
+                   "option dead_cube)" % (v, doubler)
+        return "dead cube: a win on the cube's present %d gives either player the match: a " \
+               "double would change nothing" % v
     return game.cube.why_not_double(doubler, game.rules)
 
 
