@@ -56,6 +56,7 @@ def test_resign_rejected_then_accepted_from_the_page(sim_board, start_view, new_
     page.wait_for_function("() => document.querySelector('#demand.allowed')")
     page.select_option("#resign-level", "2")
     page.click("#demand")
+    status(page, "%s demands a gammon: %s to agree or play on" % (other, mover))
     page.wait_for_function("() => !document.querySelector('#demand.allowed')")
     assert allowed(page) == ["accept", "reject"]
     page.click("#reject")
