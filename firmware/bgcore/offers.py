@@ -57,11 +57,9 @@ def why_not_double(game, player=None):
     if needs and v >= needs[doubler] and (game.rules.dead_cube or v >= needs[1 - doubler]):
         # A double the texts allow but that changes nothing: a win on the present cube gives
         # either side the match (gnubg 1.07 crashes importing a match whose cube reaches 512).
-        if game.rules.dead_cube:
-            return "dead cube: a win on the cube's present %d gives player %d the match (rule " \
-                   "option dead_cube)" % (v, doubler)
-        return "dead cube: a win on the cube's present %d gives either player the match: a " \
-               "double would change nothing" % v
+        return "dead cube: a win on the cube's present %d gives %s the match" % (
+            v, "player %d (rule option dead_cube):" % doubler if game.rules.dead_cube else
+            "either player")
     return game.cube.why_not_double(doubler, game.rules)
 
 

@@ -16,6 +16,8 @@ _FIELDS = (
     ("shut_out_pass", False),  # a player on the bar against a closed board passes, unrolled
 )
 
+_LEAN = ("dead_cube", "shut_out_pass")  # to_dict names these only when they are on
+
 MAX_CUBE = 1 << 15  # the largest cube a gnubg Match ID can hold
 
 
@@ -84,6 +86,8 @@ class Rules:
         out = {}
         for name, _ in _FIELDS:
             value = getattr(self, name)
+            if value is False and name in _LEAN:
+                continue  # off: left out (snapshots and events stay as short as before)
             out[name] = int(value) if isinstance(value, bool) else value
         out["cube_cap"] = self.cube_cap or 0  # 0: no cap (snapshots hold ints only)
         return out

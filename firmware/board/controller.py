@@ -259,11 +259,9 @@ class Board:
         decided by the total (bgcore.sheet)."""
         rules = rules if rules is not None else Rules()
         ev = {"ev": "match", "length": length, "rules": rules.to_dict()}
-        if games:
+        if games:  # (with no length: the protocol's `new` says so)
             from bgcore import GamesMatch
 
-            if length:
-                raise ValueError("a match over a number of games has no length in points")
             GamesMatch(games, rules)
             ev["games"] = games
         else:

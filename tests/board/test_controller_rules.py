@@ -192,7 +192,6 @@ def test_a_match_over_a_number_of_games_ends_after_the_last_one():
         assert events[-1]["winner"] == WHITE and events[-1]["score"] == [3, 0]
         board.on_buttons(MENU)  # another, with the same settings
         assert events[-1]["ev"] == "match" and events[-1]["games"] == 2
-        raises(ValueError, board.new_match, 3, None, 2)
         raises(ValueError, board.new_match, 0, None, 300)
     finally:
         rmtree(path)

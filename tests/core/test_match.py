@@ -155,13 +155,13 @@ def test_the_dead_cube_option_refuses_what_gnubg_refuses():
     start(g, 1)
     play_out(g)
     e = refused(m, g.double)
-    says(e, "dead cube", "gives player 0 the match", "dead_cube")
+    says(e, "dead cube", "present 1 gives player 0", "rule option dead_cube")
     roll_and_play(g, (2, 1))
     g.double()  # the trailer, needing 5, may
     g.take()
     assert g.needs == [1, 5] and g.cube.value == 2
     assert Rules.from_dict(Rules(dead_cube=True).to_dict()).dead_cube
-    assert Rules().to_dict()["dead_cube"] == 0
+    assert "dead_cube" not in Rules().to_dict()  # off: left out, as before the option
 
 
 def test_money_options_are_not_used_in_match_play():
