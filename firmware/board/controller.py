@@ -170,7 +170,7 @@ class Board:
         self._restore()
         game = self.match.game if self.match is not None else None
         if moves and game is not None and game.turn is not None and not game.is_over():
-            _replay(game, moves)
+            _replay(game, moves, 0, False)  # not stored: a winning play does not end it yet
         self._follow_turn(False)  # nothing committed here: the next tick looks
         self._stale = True
 
@@ -512,7 +512,7 @@ class Board:
                 tracker = self.tracker
                 if tracker is not None and self.reading.state == LIFTED:
                     tracker.turn.move(self.reading.origin, 0)
-                    self._update()
+                    self._timed(self._update)  # it commits the winning play
         if self.refused_until is not None:
             if self.clock.ticks_diff(now, self.refused_until) >= REFUSED_MS:
                 self.refused_until = None
@@ -640,17 +640,19 @@ class Board:
         return out
 
 
-def _replay(game, moves, i=0):
+def _replay(game, moves, i=0, end=True):
     # Make the journaled steps again, one die each. A bear-off may have used either of two
     # dice (6-5 with a checker on the 5): find the assignment under which every step plays.
+    # end: the play is committed, so a last checker borne off ends the game.
     turn = game.turn
     if i == len(moves):
-        game.check_end()
+        if end:
+            game.check_end()
         return True
     src, dst, _hit = moves[i]
     for die in sorted(set(w[0].die for w in turn.paths(src, dst) if len(w) == 1)):
         turn.move(src, dst, None, die)
-        if _replay(game, moves, i + 1):
+        if _replay(game, moves, i + 1, end):
             return True
         turn.undo()
     return False
