@@ -201,9 +201,14 @@ def test_a_dead_cube_is_refused_like_gnubg(tmp_path):
         out = _run_gnubg(home, ["new match 9", "set score " + score, "set cube value %d" % cube,
                                 "set cube owner %d" % owner, "set turn %d" % owner, "double"])
         assert ("The cube is dead" in out) == dead, (score, cube, out[-500:])
-        m = Match.from_match_id(encode_match_id({
+        mid = encode_match_id({
             "cube": cube, "cube_owner": owner, "on_roll": owner, "crawford": False,
             "game_state": "playing", "turn": owner, "double_offered": False, "resignation": 0,
             "dice": [], "match_length": 9, "score": [int(x) for x in score.split()],
-            "jacoby": False}))
+            "jacoby": False})
+        m = Match.from_match_id(mid, rules=Rules(dead_cube=True))  # gnubg's rule, as an option
         assert m.game.can_double() != dead, (score, cube, m.game.why_not_double())
+        # By default the cube stays alive while a win on it leaves either side short of the
+        # match (5-4 in 9: 4 gives player 0 the match, not player 1; 6-2: 8 gives both).
+        assert Match.from_match_id(mid).game.can_double() == (
+            cube < 9 - min(int(x) for x in score.split())), score

@@ -19,6 +19,7 @@ _LAZY = {
     "BACKGAMMON": "cube", "Game": "game", "Result": "game", "Match": "match",
     "decode_match_id": "matchid.decode", "encode_match_id": "matchid.encode",
     "Ordering": "ordering", "Ledger": "ledger", "Chouette": "chouette",
+    "GamesMatch": "sheet",
     "legal_plays": "plays", "plays_with_steps": "plays",
 }
 
@@ -42,5 +43,5 @@ def __getattr__(name):
 __all__ += [
     "MatchIdError", "RuleError", "Rules", "Cube", "SINGLE", "GAMMON", "BACKGAMMON", "Game",
     "Result", "Match", "decode_match_id", "encode_match_id", "Ordering", "Ledger", "Chouette",
-    "legal_plays", "plays_with_steps",
+    "legal_plays", "plays_with_steps", "GamesMatch",
 ]

@@ -14,14 +14,21 @@ from bgcore.rules import Rules
 BOX = 0
 TEAM = 1
 _NO = -1  # an answer not given yet
+CONSULT = ("free", "none", "cube")  # the team consults: freely, never, once a cube is turned
+PARTNER_BY = ("rotation", "lot", "beaten")  # how the box's partner is chosen
 
 
 class Chouette:
     """`ranking`: names, highest first (see Ordering): the box, the captain, the rest.
     `partner_from`: None, or the number of players (6 or 8) from which the box may take a
-    partner who shares its results half and half."""
+    partner who shares its results half and half. `consult`: may the team consult on the
+    play, "free"ly, "none", or once the "cube" is turned. `partner_by`: the box's partner is
+    offered in "rotation" from the captain down (any member may accept; by lot when none
+    does: draw_partner), drawn by "lot" among the members other than the captain, or is the
+    player the box has just "beaten"."""
 
-    def __init__(self, ranking, rules=None, multiple_cubes=True, partner_from=None):
+    def __init__(self, ranking, rules=None, multiple_cubes=True, partner_from=None,
+                 consult="free", partner_by="rotation"):
         rules = rules if rules is not None else Rules()
         if rules.beavers or rules.automatic_doubles:
             raise RuleError("beavers, raccoons and automatic doubles are not supported in a "
@@ -34,11 +41,18 @@ class Chouette:
         if partner_from is not None and (not isinstance(partner_from, int) or partner_from < 4):
             raise RuleError("partner_from is a number of players (6 or 8) or None, got %r"
                             % (partner_from,))
+        if consult not in CONSULT or partner_by not in PARTNER_BY:
+            raise RuleError("consult is free, none or cube and partner_by rotation, lot or "
+                            "beaten, got %r and %r" % (consult, partner_by))
         self.rules = rules
         self.multiple = bool(multiple_cubes)
         self.partner_from = partner_from
+        self.consult = consult
+        self.partner_by = partner_by
+        self.beaten = None  # who lost the last game between the box and the captain
         self.line = names  # rank order: box first, then the team by rank
         self.joiners = []  # joined during a game: they rank last after it
+        self.leavers = []  # left during a game: out of the line-up after its rotation
         self.ledger = Ledger()
         self.game = None
         self.settled = True  # no game, or the last one settled and rotated
@@ -87,29 +101,54 @@ class Chouette:
             self.joiners.append(name)
 
     def why_not_leave(self, name):
-        """Why `name` may not leave now, or None: a player in the game being played leaves
-        after it, and a chouette keeps three players."""
+        """Why `name` may not leave now, or None ("Players can leave or join a chouette at
+        any time"): not while a double waits for answers, nor the box's partner during the
+        game; a chouette keeps three players."""
         if name in self.joiners:
             return None
-        if name not in self.line:
+        if name not in self.line or name in self.leavers:
             return "%r is not in this chouette" % (name,)
-        if not self.settled and (name in (self.box, self.partner, self.captain)
-                                 or name in self.active):
-            return "%s is playing this game: leave after it ends" % name
-        if len(self.line) + len(self.joiners) <= 3:
+        if len(self.line) - len(self.leavers) + len(self.joiners) <= 3:
             return "a chouette needs three or more players"
+        if not self.settled:
+            if self.pending():
+                return "a double is on offer: every answer first, then %s may leave" % name
+            if name == self.partner:
+                return "%s is the box's partner in this game: leave after it ends" % name
         return None
 
     def leave(self, name):
+        """Between games `name` leaves the line-up. During a game a member still in settles
+        as if dropping the present cube; the box leaving settles so with every member still
+        in (the team wins: the captain becomes the box); a captain who leaves hands the
+        captaincy to the highest-ranking member still in. Leavers go after the rotation."""
         reason = self.why_not_leave(name)
         if reason:
             raise RuleError(reason)
         if name in self.joiners:
             self.joiners.remove(name)
             return
-        self.line.remove(name)
-        if name == self.partner:  # chosen for the next game, now gone
-            self.partner = None
+        if self.settled:
+            self.line.remove(name)
+            if name == self.partner:  # chosen for the next game, now gone
+                self.partner = None
+            return
+        game = self.game
+        self.leavers.append(name)
+        if name == self.box:
+            for m in list(self.active):
+                self._leaves(m, self._stake(m), True)
+            game.finish(TEAM)  # type: ignore[union-attr]
+        elif name in self.active:
+            self._leaves(name, self._stake(name), False)
+            if not self.active:
+                game.finish(BOX)  # type: ignore[union-attr]
+            elif name == self.captain:
+                self.captain = self.active[0]
+
+    def _stake(self, member):
+        # What a member's drop would cost now: the present cube, theirs or the game's.
+        return (self.cubes[member] if self.multiple else self.game.cube).value  # type: ignore
 
     def why_not_partner(self, name):
         """Why the box may not take `name` as its partner for the next game, or None."""
@@ -122,7 +161,32 @@ class Chouette:
                 self.partner_from, len(self.line))
         if name not in self.line[1:]:
             return "the box's partner comes from the team: %r is not in it" % (name,)
+        if self.partner_by == "beaten" and name != self.beaten:
+            return "the box takes as partner the player just beaten (%s)" % self.beaten
+        if self.partner_by == "lot" and name == self.line[1]:
+            return "the partner is drawn by lot among the members other than the captain"
         return None
+
+    def draw_partner(self, rng):
+        """A partner by lot ("chosen by lot from among the team members other than the
+        captain"), drawn with rng.randint; RuleError when none may be."""
+        if self.partner_by == "beaten":
+            raise RuleError("the box takes as partner the player just beaten: no draw")
+        names = [n for n in self.line[2:] if self.why_not_partner(n) is None]
+        if not names:
+            raise RuleError(self.why_not_partner(self.line[-1]) or
+                            "no member other than the captain to draw")
+        return names[rng.randint(0, len(names) - 1)]
+
+    def may_consult(self):
+        """May the team consult on the play now ("In some chouettes, the team may consult
+        freely as to how rolls should be played. In others, consultation is prohibited. A
+        popular compromise permits consultation only after the cube has been turned.")"""
+        if self.consult != "cube":
+            return self.consult == "free"
+        if self.multiple:
+            return any(c.value > 1 for c in self.cubes.values())
+        return self.game is not None and self.game.cube.value > 1
 
     def take_partner(self, name):
         """The box takes a partner for the next game (rule option partner_from)."""
@@ -211,6 +275,7 @@ class Chouette:
             cube = self.cubes[member]
             if take:
                 cube.take()
+                cube.taken_by = None  # no beavers in a chouette
             else:
                 self._leaves(member, cube.drop(), side == TEAM)
                 if member == self.captain and side == BOX:
@@ -307,13 +372,17 @@ class Chouette:
         captain = self.captain
         line = list(self.line)
         line.remove(captain)
+        beaten = captain
         if self.won.get(captain, 0) > 0:
+            beaten = self.box
             line.remove(self.box)
             line = [captain] + line + [self.box]
         else:
             line.append(captain)
-        self.line = line + self.joiners
+        self.beaten = beaten if beaten not in self.leavers else None
+        self.line = [n for n in line + self.joiners if n not in self.leavers]
         self.joiners = []
+        self.leavers = []
         self.partner = None
         self.settled = True
         self.games += 1
@@ -322,6 +391,15 @@ class Chouette:
     # --- snapshots -----------------------------------------------------------------------------
 
     def to_dict(self):
+        d = self._dict()
+        for k in ("leavers", "beaten"):  # only when there are some: snapshots stay short
+            if getattr(self, k):
+                d[k] = getattr(self, k)
+        if self.consult != "free" or self.partner_by != "rotation":
+            d["options"] = [self.consult, self.partner_by]
+        return d
+
+    def _dict(self):
         return {
             "rules": self.rules.to_dict(),
             "multiple": int(self.multiple),
@@ -346,8 +424,10 @@ class Chouette:
     @classmethod
     def from_dict(cls, data):
         c = cls(data["line"], Rules.from_dict(data["rules"]), bool(data["multiple"]),
-                data["partner_from"] or None)
+                data["partner_from"] or None, *data.get("options", ()))
+        c.beaten = data.get("beaten")
         c.joiners = list(data["joiners"])
+        c.leavers = list(data.get("leavers", ()))
         c.ledger = Ledger.from_dict(data["ledger"])
         c.game = Game.from_dict(data["game"]) if data["game"] else None
         c.settled = bool(data["settled"])

@@ -19,13 +19,15 @@ def level_name(level):
 class Cube:
     """value: 1, 2, 4...; owner: None while centred, else the player (0 or 1) who may redouble;
     offered_by: the player whose double awaits an answer, or None; beaver_by: the player who
-    beavered the last double while the doubler may still raccoon, else None."""
+    beavered the last double while the doubler may still raccoon, else None; taken_by: the
+    player who has just taken a double and may still beaver it, else None."""
 
     def __init__(self, value=1, owner=None):
         self.value = value
         self.owner = owner
         self.offered_by = None
         self.beaver_by = None
+        self.taken_by = None
 
     def why_not_double(self, player, rules):
         """Why `player` may not double as far as the cube goes, or None."""
@@ -40,7 +42,7 @@ class Cube:
 
     def offer(self, player):
         self.offered_by = player
-        self.beaver_by = None
+        self.beaver_by = self.taken_by = None
 
     def why_not_answer(self, player):
         """Why `player` may not take or drop now, or None (player None: whoever must answer)."""
@@ -54,7 +56,7 @@ class Cube:
         """The double is accepted: the cube doubles and the taker owns it."""
         doubler = self.offered_by
         self.value *= 2
-        self.owner = 1 - doubler  # type: ignore[operator]
+        self.owner = self.taken_by = 1 - doubler  # type: ignore[operator]
         self.offered_by = None
 
     def drop(self):
@@ -63,24 +65,31 @@ class Cube:
         return self.value
 
     def why_not_beaver(self, player, rules, money):
-        reason = self.why_not_answer(player)
-        if reason:
-            return reason
+        """A beaver instead of a take, or at once after it ("After accepting a double, he
+        may immediately turn the cube"): until the doubler's next throw."""
+        taken = self.taken_by
+        if taken is None or self.offered_by is not None:
+            reason = self.why_not_answer(player)
+            if reason:
+                return reason
+        elif player is not None and player != taken:
+            return "player %d took the double: only the taker may beaver" % taken
         if not money:
             return "beavers are not used in match play"
         if not rules.beavers:
             return "beavers are not allowed (rule option beavers is off)"
-        if not rules.cap_allows(self.value * 4):
+        if not rules.cap_allows(self.value * (4 if self.offered_by is not None else 2)):
             return _cap_reason(rules, "a beaver")
         return None
 
     def beaver(self, raccoons):
         """The taker redoubles at once and keeps the cube; with raccoons, the doubler may
         answer with a raccoon until the next roll."""
-        taker = 1 - self.offered_by  # type: ignore[operator]
-        self.value *= 4
-        self.owner = taker
-        self.offered_by = None
+        if self.offered_by is not None:
+            self.take()
+        taker = self.owner
+        self.value *= 2
+        self.taken_by = None
         self.beaver_by = taker if raccoons else None
 
     def why_not_raccoon(self, player, rules):
@@ -103,13 +112,17 @@ class Cube:
         return self.owner is None
 
     def to_list(self):
-        return [self.value, _num(self.owner), _num(self.offered_by), _num(self.beaver_by)]
+        out = [self.value, _num(self.owner), _num(self.offered_by), _num(self.beaver_by)]
+        if self.taken_by is not None:  # only just after a take: snapshots stay short
+            out.append(self.taken_by)
+        return out
 
     @classmethod
     def from_list(cls, data):
         cube = cls(data[0], _player(data[1]))
         cube.offered_by = _player(data[2])
         cube.beaver_by = _player(data[3])
+        cube.taken_by = _player(data[4]) if len(data) > 4 else None
         return cube
 
     def __repr__(self):

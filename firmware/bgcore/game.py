@@ -16,7 +16,7 @@ from bgcore.turn import Turn, check_dice
 
 
 ACTIONS = ("roll", "rethrow", "move", "undo", "double", "take", "drop", "beaver", "raccoon",
-           "resign", "accept_resignation", "reject_resignation")
+           "resign", "accept_resignation", "reject_resignation", "demand")
 
 
 def win_level(position):
@@ -63,7 +63,7 @@ class Game:
         self.automatic = 0  # automatic doubles made in the opening
         self.opening = None  # (die of player 0, die of player 1) of the deciding throw
         self.rethrow_open = False
-        self.resignation = None  # (player, level) on offer
+        self.resignation = None  # (player, level) on offer; (player, level, 1): demanded
         self.result = None  # a Result once the game is over
 
     # --- state ---------------------------------------------------------------------------------
@@ -173,6 +173,15 @@ class Game:
     # --- throwing ------------------------------------------------------------------------------
 
     def why_not_roll(self, player=None):
+        reason = self._throw_error(player)
+        if not reason and self.rules.shut_out_pass:
+            from bgcore import rare  # the shut-out pass (bgcore.rare.pass_turn)
+
+            if rare.shut_out(self):
+                return "shut out: the turn passes unthrown (rule option shut_out_pass)"
+        return reason
+
+    def _throw_error(self, player):
         if offers.player_error(player):
             return offers.player_error(player)
         if self.phase == OVER:
@@ -199,7 +208,7 @@ class Game:
             return self._opening(dice)
         dice = check_dice(dice)
         self._accept()
-        self.cube.beaver_by = None  # a raccoon must come before the next throw
+        self.cube.beaver_by = self.cube.taken_by = None  # beavers and raccoons come first
         self.turn = Turn(self.start, dice)
         self.rolls[self.player] += 1
         return self.turn
@@ -366,7 +375,8 @@ class Game:
         return offers.why_not_beaver(self, player)
 
     def beaver(self, player=None):
-        """Take and at once redouble, keeping the cube (money play, rule option beavers)."""
+        """Take and at once redouble, keeping the cube (money play, rule option beavers):
+        instead of take(), or after it until the doubler throws."""
         self._refuse(self.why_not_beaver(player))
         self.cube.beaver(self.rules.raccoons)
 
@@ -391,6 +401,7 @@ class Game:
         if resigner == self.on_roll:
             self._accept()
         self.resignation = (resigner, level)
+        self.cube.taken_by = None  # the doubler acted: too late to beaver
 
     def why_not_accept_resignation(self, player=None):
         return offers.why_not_accept_resignation(self, player)
@@ -398,7 +409,7 @@ class Game:
     def accept_resignation(self, player=None):
         """The game ends at the offered level times the cube."""
         self._refuse(self.why_not_accept_resignation(player))
-        resigner, level = self.resignation  # type: ignore[misc]
+        resigner, level = self.resignation[:2]  # type: ignore[index]
         points = scored(level, self.cube.value, self._single_gammons())
         self._end(Result(1 - resigner, level, points, "resigned"))
 
@@ -406,9 +417,22 @@ class Game:
         return self.why_not_accept_resignation(player)
 
     def reject_resignation(self, player=None):
-        """Play goes on."""
+        """Play goes on (a demand refused by the resigner too)."""
         self._refuse(self.why_not_reject_resignation(player))
         self.resignation = None
+
+    def why_not_demand(self, level=None, player=None):
+        if self.resignation is None:
+            return "no resignation is on offer"
+        from bgcore import rare  # seldom needed: loaded when a resignation is on offer
+
+        return rare.why_not_demand(self, level, player)
+
+    def demand(self, level, player=None):
+        """The opponent of a resigner requires a higher forfeit (a gammon for a single); the
+        resigner then accepts (agrees: the game ends so) or rejects (plays on)."""
+        self._refuse(self.why_not_demand(level, player))
+        self.resignation = (self.resignation[0], level, 1)  # type: ignore[index]
 
     # --- the end -------------------------------------------------------------------------------
 
@@ -424,8 +448,7 @@ class Game:
         self.result = result
         self.phase = OVER
         self.resignation = None
-        self.cube.offered_by = None
-        self.cube.beaver_by = None
+        self.cube.offered_by = self.cube.beaver_by = self.cube.taken_by = None
         self.rethrow_open = False
 
     def is_over(self):

@@ -156,13 +156,16 @@ class Match:
 
     @classmethod
     def from_dict(cls, data):
-        match = cls(data["length"], Rules.from_dict(data["rules"]), data["score"], False)
-        match.games = data["games"]
-        match.post_crawford = bool(data["post_crawford"])
+        return Match(data["length"], Rules.from_dict(data["rules"]), data["score"],
+                     False)._load(data)
+
+    def _load(self, data):
+        self.games = data["games"]
+        self.post_crawford = bool(data["post_crawford"])
         game = dict(data["game"])
         game["rules"] = data["rules"]
-        match.game = Game.from_dict(game)
-        return match
+        self.game = Game.from_dict(game)
+        return self
 
 
 def _check_score(score):

@@ -53,10 +53,13 @@ def why_not_double(game, player=None):
         return "Holland rule: after the Crawford game the trailer may double only after " \
                "both sides have played two rolls"
     needs = game.needs
-    if needs and game.cube.value >= needs[doubler]:
-        return "dead cube: player %d needs %d point(s), which a win on the cube's present %d " \
-               "gives, so may not double (gnubg's rule)" % (doubler, needs[doubler],
-                                                           game.cube.value)
+    v = game.cube.value
+    if needs and v >= needs[doubler] and (game.rules.dead_cube or v >= needs[1 - doubler]):
+        # A double the texts allow but that changes nothing: a win on the present cube gives
+        # either side the match (gnubg 1.07 crashes importing a match whose cube reaches 512).
+        return "dead cube: a win on the cube's present %d gives %s the match" % (
+            v, "player %d (rule option dead_cube):" % doubler if game.rules.dead_cube else
+            "either player")
     return game.cube.why_not_double(doubler, game.rules)
 
 
@@ -104,10 +107,17 @@ def why_not_resign(game, level=SINGLE, player=None):
 
 
 def why_not_accept_resignation(game, player=None):
+    """Accept or reject: the resigner's opponent, or after a demand (a resignation of three
+    entries) the resigner, who agrees or plays on."""
     if player_error(player):
         return player_error(player)
-    if game.resignation is None:
+    res = game.resignation
+    if res is None:
         return "no resignation is on offer"
-    if player is not None and player == game.resignation[0]:
+    if len(res) > 2:
+        if player is not None and player != res[0]:
+            return "player %d demanded a higher forfeit: player %d agrees or plays on" % (
+                player, res[0])
+    elif player is not None and player == res[0]:
         return "player %d offered to resign: the opponent accepts or rejects" % player
     return None

@@ -12,7 +12,11 @@ _FIELDS = (
     ("crawford", True),  # match: no doubling in the game after a side first reaches N-1
     ("holland", False),  # match: post-Crawford, the trailer doubles only after two rolls each
     ("opening_rethrow", False),  # old rule: the first player may throw both dice again
+    ("dead_cube", False),  # match: no double once a win on the cube wins the match (gnubg's CLI)
+    ("shut_out_pass", False),  # a player on the bar against a closed board passes, unrolled
 )
+
+_LEAN = ("dead_cube", "shut_out_pass")  # to_dict names these only when they are on
 
 MAX_CUBE = 1 << 15  # the largest cube a gnubg Match ID can hold
 
@@ -31,7 +35,8 @@ class Rules:
     """Options for play, given by keyword (see _FIELDS for what each means)."""
 
     def __init__(self, jacoby=False, beavers=False, raccoons=False, automatic_doubles=0,
-                 cube_cap=None, crawford=True, holland=False, opening_rethrow=False):
+                 cube_cap=None, crawford=True, holland=False, opening_rethrow=False,
+                 dead_cube=False, shut_out_pass=False):
         self.jacoby = _flag("jacoby", jacoby)
         self.beavers = _flag("beavers", beavers)
         self.raccoons = _flag("raccoons", raccoons)
@@ -40,6 +45,8 @@ class Rules:
         self.crawford = _flag("crawford", crawford)
         self.holland = _flag("holland", holland)
         self.opening_rethrow = _flag("opening_rethrow", opening_rethrow)
+        self.dead_cube = _flag("dead_cube", dead_cube)
+        self.shut_out_pass = _flag("shut_out_pass", shut_out_pass)
         n = self.automatic_doubles
         if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n > 15:
             raise RuleError("automatic_doubles is a limit from 0 (off) to 15, got %r" % (n,))
@@ -79,6 +86,8 @@ class Rules:
         out = {}
         for name, _ in _FIELDS:
             value = getattr(self, name)
+            if value is False and name in _LEAN:
+                continue  # off: left out (snapshots and events stay as short as before)
             out[name] = int(value) if isinstance(value, bool) else value
         out["cube_cap"] = self.cube_cap or 0  # 0: no cap (snapshots hold ints only)
         return out

@@ -340,7 +340,11 @@ class App:
         if cmd == "roll":
             dice = args.get("dice")
             board.roll((dice[0], dice[1]) if dice else None)
-        elif cmd in ("double", "take", "drop", "beaver"):
+        elif cmd in ("demand", "rethrow", "void"):  # seldom used: loaded when asked
+            from board import seldom
+
+            seldom.command(board, cmd, args)
+        elif cmd in ("double", "take", "drop", "beaver", "raccoon"):
             board.cube_action(cmd, args.get("member"))
         elif cmd == "partner":
             board.partner(args["member"])
@@ -384,12 +388,19 @@ class App:
             return self._new_chouette(args)
         else:
             raise CommandError("new: kind is match, money or chouette, not %r" % kind)
-        self.board.new_match(length, _rules(args.get("options", {})))
+        games = args.get("games", 0)
+        if games and length:
+            raise CommandError("new: games go with kind money (a series decided by the total)")
+        self.board.new_match(length, _rules(args.get("options", {})), games)
 
     def _new_chouette(self, args):
         options = dict(args.get("options", {}))
         multiple = options.pop("multiple_cubes", True)
         partner_from = options.pop("partner_from", None)
+        extra = {}
+        for k in ("consult", "partner_by"):
+            if k in options:
+                extra[k] = options.pop(k)
         if not isinstance(multiple, bool):
             raise CommandError("new chouette: multiple_cubes is true or false")
         if "length" in args:
@@ -397,7 +408,7 @@ class App:
         players = args.get("players")
         if not players:
             raise CommandError("new chouette: give the players, highest rank (the box) first")
-        self.board.new_chouette(players, _rules(options), multiple, partner_from)
+        self.board.new_chouette(players, _rules(options), multiple, partner_from, extra)
 
     def _journal(self, since):
         try:

@@ -13,12 +13,16 @@ from bgcore.game import Game
 from bgcore.rules import Rules
 
 
-def match_event(players, rules, multiple_cubes, partner_from):
-    """The `match` event that starts a chouette; RuleError for settings bgcore refuses."""
-    Chouette(players, rules, multiple_cubes, partner_from)  # refuse before anything is written
-    return {"ev": "match", "length": 0, "rules": rules.to_dict(), "kind": "chouette",
-            "players": list(players), "multiple_cubes": bool(multiple_cubes),
-            "partner_from": partner_from}
+def match_event(players, rules, multiple_cubes, partner_from, extra=None):
+    """The `match` event that starts a chouette; RuleError for settings bgcore refuses.
+    extra: {"consult": ..., "partner_by": ...} (bgcore.chouette), when not the defaults."""
+    extra = extra or {}
+    Chouette(players, rules, multiple_cubes, partner_from, **extra)  # refused before it is
+    ev = {"ev": "match", "length": 0, "rules": rules.to_dict(), "kind": "chouette",  # written
+          "players": list(players), "multiple_cubes": bool(multiple_cubes),
+          "partner_from": partner_from}
+    ev.update(extra)
+    return ev
 
 
 class Session:
@@ -38,7 +42,8 @@ class Session:
     @classmethod
     def start(cls, ev):
         return cls(Chouette(ev["players"], Rules.from_dict(ev["rules"]), ev["multiple_cubes"],
-                            ev["partner_from"]))
+                            ev["partner_from"], ev.get("consult", "free"),
+                            ev.get("partner_by", "rotation")))
 
     # --- what the controller asks of a match ---------------------------------------------
 
@@ -210,7 +215,8 @@ class Session:
         out = {
             "line": list(c.line), "box": c.box, "captain": c.captain,
             "members": list(c.members), "active": list(c.active), "partner": c.partner,
-            "multiple_cubes": c.multiple,
+            "multiple_cubes": c.multiple, "consult": c.may_consult(),
+            "partner_by": c.partner_by, "beaten": c.beaten,
             "pending": c.pending(), "games": c.games,
             "balance": dict((n, led.balance(n)) for n in c.players()),
             "debts": [list(d) for d in led.debts()],

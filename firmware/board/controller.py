@@ -123,6 +123,10 @@ class Board:
             from board.chouette_session import Session
 
             self.match = Session.from_dict(snap["match"])
+        elif snap["match"] and self.settings.get("games"):
+            from bgcore import GamesMatch
+
+            self.match = GamesMatch.from_dict(snap["match"])
         else:
             self.match = Match.from_dict(snap["match"]) if snap["match"] else None
 
@@ -166,7 +170,7 @@ class Board:
         self._restore()
         game = self.match.game if self.match is not None else None
         if moves and game is not None and game.turn is not None and not game.is_over():
-            _replay(game, moves)
+            _replay(game, moves, 0, False)  # not stored: a winning play does not end it yet
         self._follow_turn(False)  # nothing committed here: the next tick looks
         self._stale = True
 
@@ -180,6 +184,11 @@ class Board:
 
                 self.settings["kind"] = "chouette"
                 self.match = Session.start(ev)
+            elif ev.get("games"):  # a match over a number of games, decided by the total
+                from bgcore import GamesMatch
+
+                self.settings["games"] = ev["games"]
+                self.match = GamesMatch(ev["games"], Rules.from_dict(ev["rules"]))
             else:
                 self.match = Match(ev["length"], Rules.from_dict(ev["rules"]))
             self.phase = SETUP
@@ -212,6 +221,11 @@ class Board:
                 game.accept_play()
         elif kind == "roll":
             game.roll(ev["dice"], ev["player"])
+        elif kind in ("demand", "pass", "rethrow", "void"):  # seldom: bgcore.rare
+            from bgcore import rare
+
+            rare.apply(game, ev)
+            self.pass_at = None
         elif kind in ("double", "take", "drop", "beaver", "raccoon"):
             if self.chouette is not None:
                 self.chouette.cube(ev)
@@ -240,29 +254,42 @@ class Board:
 
     # --- what the players do ------------------------------------------------------------------------
 
-    def new_match(self, length=0, rules=None):
-        """Start a match to `length` points (0: a money session)."""
+    def new_match(self, length=0, rules=None, games=0):
+        """Start a match to `length` points (0: a money session), or over `games` games
+        decided by the total (bgcore.sheet)."""
         rules = rules if rules is not None else Rules()
-        Match(length, rules)  # refuse bad settings before anything is written
-        self._commit({"ev": "match", "length": length, "rules": rules.to_dict()})
+        ev = {"ev": "match", "length": length, "rules": rules.to_dict()}
+        if games:  # (with no length: the protocol's `new` says so)
+            from bgcore import GamesMatch
+
+            GamesMatch(games, rules)
+            ev["games"] = games
+        else:
+            Match(length, rules)  # refuse bad settings before anything is written
+        self._commit(ev)
         self._update()  # show at once what the setup lacks (nothing may move for a while)
 
-    def new_chouette(self, players, rules=None, multiple_cubes=True, partner_from=None):
-        """Start a chouette (board.chouette_session): `players` by rank, the box first."""
+    def new_chouette(self, players, rules=None, multiple_cubes=True, partner_from=None,
+                     extra=None):
+        """Start a chouette (board.chouette_session): `players` by rank, the box first;
+        extra: its consultation and partner options (bgcore.chouette)."""
         from board.chouette_session import match_event
 
         rules = rules if rules is not None else Rules()
-        self._commit(match_event(players, rules, multiple_cubes, partner_from))
+        self._commit(match_event(players, rules, multiple_cubes, partner_from, extra))
         self._update()
 
     def partner(self, name):
-        """Chouette, between games: the box takes `name` as its partner for the next game."""
+        """Chouette, between games: the box takes `name` as its partner for the next game
+        ("*": drawn by lot among the members other than the captain)."""
+        if name == "*" and self.chouette is not None:
+            name = self.chouette.chouette.draw_partner(self.rng)
         self.lineup("partner", name)
 
     def lineup(self, kind, name):
         """Chouette: `name` "join"s (at the bottom of the rotation, after the game being
-        played), "leave"s (not in the middle of one's own game) or becomes the box's
-        "partner" for the next game."""
+        played), "leave"s (during a game: settled as a drop of the present cube; the box
+        leaving ends the game) or becomes the box's "partner" for the next game."""
         if self.chouette is None:
             raise ValueError("the box takes a partner only in a chouette" if kind == "partner"
                              else "players join and leave only a chouette")
@@ -270,6 +297,7 @@ class Board:
         if reason:
             raise ValueError(reason)
         self._commit({"ev": kind, "name": name})
+        self._finish_game()  # the box, or the last member still in, left
 
     def roll(self, dice=None):
         """The player on roll throws (the board's dice when `dice` is None)."""
@@ -292,6 +320,12 @@ class Board:
         reason = game.why_not_roll()
         if not reason and self.chouette is not None:
             reason = self.chouette.waiting()
+        if reason and game.rules.shut_out_pass and "shut out" in reason:
+            # shut out (rule option, bgcore.rare): Roll journals a pass, without a throw
+            self._accept_play()
+            self._commit({"ev": "pass", "player": game.on_roll})
+            self._follow_turn()
+            return
         if reason:
             raise ValueError(reason)
         self._accept_play()
@@ -312,6 +346,8 @@ class Board:
             raise ValueError("a member is named only in a chouette")
         else:
             player = game.on_roll if kind in ("double", "raccoon") else game.decider
+            if kind == "beaver" and game.cube.taken_by is not None:
+                player = game.cube.taken_by  # a beaver just after the take
             reason = getattr(game, "why_not_" + kind)(player)
             if reason:
                 raise ValueError(reason)
@@ -337,11 +373,14 @@ class Board:
         self._commit({"ev": "resign", "player": player, "level": level})
 
     def answer_resignation(self, accept):
+        """The resigner's opponent accepts or rejects; after a demand the resigner does."""
         game = self._game("answer")
         reason = game.why_not_accept_resignation()
         if reason:
             raise ValueError(reason)
-        self._commit({"ev": "accept" if accept else "reject", "player": game.decider})
+        res = game.resignation
+        self._commit({"ev": "accept" if accept else "reject",
+                      "player": res[0] if len(res) > 2 else game.decider})
         if game.is_over():
             self._result()
 
@@ -427,16 +466,21 @@ class Board:
         try:
             if mask & ROLL:
                 self.roll()
-            if mask & DOUBLE:
+            if mask & DOUBLE and mask & TAKE:  # both: beaver (instead of Take or after
+                game = self.match.game if self.match is not None else None  # it), raccoon
+                self.cube_action("raccoon" if game is not None and game.cube.beaver_by
+                                 is not None else "beaver", None, True)
+            elif mask & DOUBLE:
                 self.cube_action("double", None, True)
-            if mask & TAKE:
-                self.cube_action("beaver" if mask & DOUBLE else "take", None, True)
+            elif mask & TAKE:
+                self.cube_action("take", None, True)
             if mask & DROP:
                 self.cube_action("drop", None, True)
             if mask & UNDO:
                 self.verify()
             if mask & MENU and self.phase == IDLE:
-                self.new_match(self.settings["length"], Rules.from_dict(self.settings["rules"]))
+                self.new_match(self.settings["length"], Rules.from_dict(self.settings["rules"]),
+                               self.settings.get("games", 0))
         except NotCommitted:
             pass  # refused and shown
         except ValueError as e:
@@ -468,7 +512,7 @@ class Board:
                 tracker = self.tracker
                 if tracker is not None and self.reading.state == LIFTED:
                     tracker.turn.move(self.reading.origin, 0)
-                    self._update()
+                    self._timed(self._update)  # it commits the winning play
         if self.refused_until is not None:
             if self.clock.ticks_diff(now, self.refused_until) >= REFUSED_MS:
                 self.refused_until = None
@@ -596,17 +640,19 @@ class Board:
         return out
 
 
-def _replay(game, moves, i=0):
+def _replay(game, moves, i=0, end=True):
     # Make the journaled steps again, one die each. A bear-off may have used either of two
     # dice (6-5 with a checker on the 5): find the assignment under which every step plays.
+    # end: the play is committed, so a last checker borne off ends the game.
     turn = game.turn
     if i == len(moves):
-        game.check_end()
+        if end:
+            game.check_end()
         return True
     src, dst, _hit = moves[i]
     for die in sorted(set(w[0].die for w in turn.paths(src, dst) if len(w) == 1)):
         turn.move(src, dst, None, die)
-        if _replay(game, moves, i + 1):
+        if _replay(game, moves, i + 1, end):
             return True
         turn.undo()
     return False

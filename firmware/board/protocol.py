@@ -20,16 +20,21 @@ COMMANDS = {
     "state": {},
     "dump": {},
     "roll": {"dice": ("dice", False)},
+    "rethrow": {"dice": ("dice", True)},  # the thrower's dice were cocked: these replace them
+    "void": {},  # the opponent voids the play (dice picked up before it was finished)
     "double": {"member": ("str", False)},  # member: in a chouette, whose stake
     "take": {"member": ("str", False)},
     "drop": {"member": ("str", False)},
-    "beaver": {},
+    "beaver": {},  # instead of take, or just after it
+    "raccoon": {},
     "resign": {"level": ("level", True)},
     "accept": {},
     "reject": {},
+    "demand": {"level": ("level", True)},  # a higher forfeit than the resignation offered
     "new": {
         "kind": ("str", True),  # "match", "money" or "chouette"
         "length": ("int", False),
+        "games": ("int", False),  # money kind: a match over this many games, by the total
         "options": ("dict", False),
         "players": ("names", False),  # a chouette's, highest rank (the box) first
     },

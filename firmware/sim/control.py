@@ -6,7 +6,8 @@
 #   {"sim": "look"}                             the table as it is
 #   {"sim": "lift", "side": S, "at": P}         a hand takes a checker of side S from P
 #   {"sim": "place", "side": S, "at": P}        ...and puts it on P
-#   {"sim": "press", "button": "roll"}          roll, double, take, drop, undo, menu
+#   {"sim": "press", "button": "roll"}          roll, double, take, drop, undo, menu, beaver
+#                                               (beaver: double and take pressed together)
 #
 # S: 0 white, 1 black; P in S's own numbering: 1..24 points, 25 its bar, 0 its tray. Every
 # line is answered {"live": "sim", "table": [white 26 counts, black 26], "hand": [w, b]} or
@@ -17,7 +18,7 @@ import json
 from board.controller import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO
 
 BUTTONS = {"roll": ROLL, "double": DOUBLE, "take": TAKE, "drop": DROP, "undo": UNDO,
-           "menu": MENU}
+           "menu": MENU, "beaver": DOUBLE | TAKE}
 
 
 def is_sim(line):

@@ -201,10 +201,14 @@ def _simple(name, doc):
 
 
 for _name, _doc in (
-    ("beaver", "Beaver the double on offer (money play with beavers)."),
-    ("accept", "Accept the resignation on offer."),
-    ("reject", "Reject the resignation on offer."),
+    ("beaver", "Beaver the double on offer, or the double just taken (money play with "
+               "beavers)."),
+    ("raccoon", "Raccoon the beaver just made (the doubler; money play with raccoons)."),
+    ("accept", "Accept the resignation on offer (after a demand: the resigner agrees)."),
+    ("reject", "Reject the resignation on offer (after a demand: the resigner plays on)."),
     ("undo", "Take back the last checker moved this turn."),
+    ("void", "The opponent voids the play of the roll (the dice were picked up before it was "
+             "finished): the checkers go back, the same player throws again."),
     ("verify", "Compare every slot with the position: prints the missing and extra places."),
     ("state", "Print the board's whole state."),
     ("hello", "Print the board's hello (firmware and protocol versions)."),
@@ -227,6 +231,15 @@ def roll(dice, port):
             raise click.UsageError("a die shows 1 to 6, got %d" % d)
     args = {"dice": list(dice)} if dice else {}
     _print_reply(_run(port, "roll", **args))
+
+
+@send.command()
+@click.argument("dice", nargs=2, type=click.IntRange(1, 6))
+@port_option
+def rethrow(dice, port):
+    """The thrower's dice came to rest cocked: DICE (two numbers) are the throw again, before
+    any checker is moved."""
+    _print_reply(_run(port, "rethrow", dice=list(dice)))
 
 
 def _cube(name, doc):
@@ -255,7 +268,8 @@ _cube("drop", "Drop (pass) the double on offer. Chouette: --member as for take."
 @port_option
 def partner(name, port):
     """Chouette, before a game: the box takes NAME (a team member) as its partner for that
-    game; they share the box's results half and half (needs --partner-from)."""
+    game; they share the box's results half and half (needs --partner-from). NAME '*': the
+    board draws one by lot among the members other than the captain."""
     _print_reply(_run(port, "partner", member=_check_name(name, "NAME")))
 
 
@@ -271,11 +285,20 @@ def join(name, port):
 @click.argument("name")
 @port_option
 def leave(name, port):
-    """Chouette: NAME leaves (not while playing a game: after it); three players stay."""
+    """Chouette: NAME leaves; during a game NAME settles as a drop of the present cube (the
+    box leaving ends the game: the captain becomes the box); three players stay."""
     _print_reply(_run(port, "leave", name=_check_name(name, "NAME")))
 
 
 LEVEL_WORDS = {"1": 1, "2": 2, "3": 3, "single": 1, "gammon": 2, "backgammon": 3}
+
+
+def _level(name, level):
+    value = LEVEL_WORDS.get(level.lower())
+    if value is None:
+        raise click.UsageError("%s 1 (single), 2 (gammon) or 3 (backgammon), got %r"
+                               % (name, level))
+    return value
 
 
 @send.command()
@@ -283,17 +306,29 @@ LEVEL_WORDS = {"1": 1, "2": 2, "3": 3, "single": 1, "gammon": 2, "backgammon": 3
 @port_option
 def resign(level, port):
     """Offer to resign (the player on roll): 1 or single, 2 or gammon, 3 or backgammon."""
-    value = LEVEL_WORDS.get(level.lower())
-    if value is None:
-        raise click.UsageError("resign 1 (single), 2 (gammon) or 3 (backgammon), got %r"
-                               % level)
-    _print_reply(_run(port, "resign", level=value))
+    _print_reply(_run(port, "resign", level=_level("resign", level)))
+
+
+@send.command()
+@click.argument("level", default="2")
+@port_option
+def demand(level, port):
+    """Instead of accepting a resignation, require a higher forfeit (2 or gammon, 3 or
+    backgammon); the resigner then accepts (agrees) or rejects (plays on)."""
+    _print_reply(_run(port, "demand", level=_level("demand", level)))
 
 
 def rules_options(f):
     opts = [
         click.option("--opening-rethrow", is_flag=True, default=None,
                      help="Old rule: the first player may throw both dice again."),
+        click.option("--shut-out-pass", is_flag=True, default=None,
+                     help="A player on the bar against a closed board passes without "
+                          "throwing (default: throws, and the roll has no play)."),
+        click.option("--dead-cube", is_flag=True, default=None,
+                     help="Match: no double once a win on the cube gives the doubler the "
+                          "match (gnubg's play; by default only a cube that gives both "
+                          "sides the match is dead)."),
         click.option("--holland", is_flag=True, default=None,
                      help="Match: post-Crawford, the trailer doubles only after two rolls "
                           "each."),
@@ -347,12 +382,17 @@ def new_match(length, port, **opts):
 
 
 @new.command(name="money")
+@click.option("--games", type=click.IntRange(1, 255), default=None, metavar="N",
+              help="A match over N games decided by the total points (match play's rules: "
+                   "no Jacoby, beavers or automatic doubles).")
 @rules_options
 @port_option
-def new_money(port, **opts):
-    """A money session (games scored one by one, no match length)."""
-    options = _rules("money", opts)
-    _print_reply(_run(port, "new", kind="money", options=options))
+def new_money(port, games, **opts):
+    """A money session (games scored one by one, no match length), or with --games a match
+    over that many games, decided by the total."""
+    options = _rules("match" if games else "money", opts)
+    extra = {"games": games} if games else {}
+    _print_reply(_run(port, "new", kind="money", options=options, **extra))
 
 
 @new.command(name="chouette")
@@ -365,9 +405,16 @@ def new_money(port, **opts):
 @click.option("--partner-from", type=int, default=None, metavar="N",
               help="With N (6 or 8) or more players the box may take a partner (`send "
                    "partner NAME`).")
+@click.option("--partner-by", type=click.Choice(["rotation", "lot", "beaten"]), default=None,
+              help="How the box's partner is chosen: offered in rotation from the captain "
+                   "(default; `send partner '*'` draws by lot when nobody accepts), by lot "
+                   "among the members other than the captain, or the player just beaten.")
+@click.option("--consult", type=click.Choice(["free", "none", "cube"]), default=None,
+              help="May the team consult on the play: freely (default), never, or once the "
+                   "cube is turned (`state` says whether it may now).")
 @rules_options
 @port_option
-def new_chouette(players, single_cube, partner_from, port, **opts):
+def new_chouette(players, single_cube, partner_from, partner_by, consult, port, **opts):
     """A chouette: the box (white) against a team whose captain plays black's checkers;
     every member answers the box's doubles on their own. Results are settled per member
     and the line-up rotates after each game."""
@@ -376,12 +423,16 @@ def new_chouette(players, single_cube, partner_from, port, **opts):
     names = [_check_name(n, "--players") for n in players.split(",")]
     options = _rules("money", opts)
     try:
-        Chouette(names, Rules(**options), not single_cube, partner_from)
+        Chouette(names, Rules(**options), not single_cube, partner_from, consult or "free",
+                 partner_by or "rotation")
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     options["multiple_cubes"] = not single_cube
     if partner_from is not None:
         options["partner_from"] = partner_from
+    for k, v in (("consult", consult), ("partner_by", partner_by)):
+        if v is not None:
+            options[k] = v
     _print_reply(_run(port, "new", kind="chouette", players=names, options=options))
 
 

@@ -5,18 +5,22 @@ module builds: a `MatchLog` per `match` event, holding a `GameLog` per `game` ev
 list of `Entry` values in the order the players acted:
 
     move    player, dice (high, low), steps ((from, to, hit), ...): a roll and its play
-            (steps empty: nothing could be played)
+            (steps empty: nothing could be played); how "pass" for a shut-out player's pass
+            without a throw (rule option shut_out_pass), written with PASS_DICE
     roll    player, dice: a roll that was never played (the roller resigned); `how`
             "forced" when the roll had exactly one legal play
     double  player, cube: a double to `cube`
-    beaver  player (the taker), cube (the new value)
+    beaver  player (the taker), cube (the new value); a beaver journaled after its player's
+            take (the board allows it until the doubler throws) replaces that take
     raccoon player (the first doubler), cube
     take    player; `how` "implied" for the take gnubg sees after a beaver or raccoon (the
             board journals none: the redouble is accepted at once)
     drop    player
     wins    player (the winner), points, how ("played", "dropped", "resigned"), level
 
-Rejected resignations leave no entry: neither .mat nor SGF records them.
+A `rethrow` (cocked dice) replaces the dice of the roll; a `void` play and its throw leave
+no entry: the files show the game as it counted. Rejected resignations and demands (a higher forfeit the acceptor requires) leave no entry:
+neither .mat nor SGF records them; a demand agreed to ends in a result at its level.
 
 A chouette (`match` event with kind "chouette") is a money session whose games are between
 the box (player 0) and the team (player 1, its captain moving the checkers): each GameLog has
@@ -54,15 +58,23 @@ EVENTS = {
     "resign": {"player": "player", "level": "level"},
     "accept": {"player": "player"},
     "reject": {"player": "player"},
+    "demand": {"player": "player", "level": "level"},
+    "pass": {"player": "player"},
+    "rethrow": {"player": "player", "dice": "dice"},
+    "void": {"player": "player"},
     "result": {"winner": "player", "points": "int", "level": "level", "how": "how",
                "score": "score"},
-    "match_over": {"winner": "player", "score": "score"},
+    "match_over": {"score": "score"},  # winner: a player, or null for a drawn match
     "partner": {"name": "name"},
     "join": {"name": "name"},
     "leave": {"name": "name"},
 }
 
 HOW = ("played", "dropped", "resigned")
+
+# A shut-out pass (no throw) in .mat and SGF: a roll with no legal play. Against a closed
+# board no dice enter, so the position and score are the same whatever the numbers.
+PASS_DICE = (1, 1)
 
 Entry = namedtuple("Entry", ("kind", "player", "dice", "steps", "cube", "points", "how",
                              "level"))
@@ -128,6 +140,10 @@ def check_event(ev):
     for field, kind in spec.items():
         if field not in ev or not _ok(kind, ev[field]):
             raise EventError("event %s (seq %d): bad or missing %s" % (name, seq, field))
+    if name == "match_over" and not (ev.get("winner") is None or _ok("player", ev["winner"])):
+        raise EventError("event match_over (seq %d): bad winner" % seq)
+    if name == "match" and "games" in ev and not (_ok("int", ev["games"]) and ev["games"]):
+        raise EventError("event match (seq %d): bad games" % seq)
     if "member" in ev and not _ok("name", ev["member"]):
         raise EventError("event %s (seq %d): bad member" % (name, seq))
     if name == "match" and ev.get("kind") == "chouette":
@@ -218,9 +234,22 @@ class GameLog:
                 self.entries.append(_entry(ev["team"], ev["player"]))
         elif name in ("beaver", "raccoon"):
             # In gnubg's terms the answer is a redouble of its own, which the other side
-            # takes: that take comes before whatever happens next.
+            # takes: that take comes before whatever happens next. A beaver just after the
+            # beaverer's take is the same beaver in the files: the take is left out.
+            last = self.entries[-1] if self.entries else None
+            if (name == "beaver" and last is not None and last.kind == "take"
+                    and last.player == ev["player"] and last.how is None):
+                self.entries.pop()
             self.entries.append(_entry(name, ev["player"], cube=ev["cube"]))
             self._take = 1 - ev["player"]
+        elif name == "rethrow":  # cocked dice thrown again: the first throw never counted
+            if self._roll is not None and self._roll[0] == ev["player"]:
+                self._roll = (ev["player"], _high_low(ev["dice"]))
+        elif name == "void":  # the play and its throw are void: the same player throws again
+            self._roll = None
+        elif name == "pass":  # shut out (rule option shut_out_pass): no dice were thrown;
+            self._flush_take()  # the files show dice that cannot play, as gnubg needs a roll
+            self.entries.append(_entry("move", ev["player"], dice=PASS_DICE, how="pass"))
         elif name == "resign":
             self._flush_take()
         elif name == "result":
@@ -234,7 +263,7 @@ class GameLog:
             self.entries.append(_entry("wins", ev["winner"], points=ev["points"],
                                        how=ev["how"], level=ev["level"]))
             self.result = ev
-        # accept, reject: nothing to write (the result follows an accept)
+        # accept, reject, demand: nothing to write (the result follows an accept)
 
     def _move(self, player, steps, seq):
         me = self.sides[player]
@@ -274,6 +303,7 @@ class MatchLog:
         # kind "chouette": players (by rank at the start), multiple_cubes, partner_from;
         # balance: each player's net points over the games settled; line: the line-up now
         self.kind = ev.get("kind") or ("money" if length == 0 else "match")
+        self.limit = ev.get("games")  # a match over this many games, decided by the total
         self.players = list(ev.get("players") or [])
         self.multiple_cubes = bool(ev.get("multiple_cubes", True))
         self.partner_from = ev.get("partner_from")

@@ -497,6 +497,8 @@ class Link:
             self.command("ack", journal=self.journal, seq=self.last_seq, _handshake=True)
         except CommandTimeout as e:
             self._status("%s" % e)  # tried again after the next events
+        except LinkLost:  # the link went and came back during the ack: poll() goes on, and
+            self._acked = (journal, seq, when)  # the ack goes again once it is due
         except Refused as e:
             why = str(e.reply.get("error"))
             if not why.startswith("ack:"):  # not the board's word on this ack: no archive

@@ -171,10 +171,16 @@ def header_lines(match, event=None, date=None):
             out.append("; %s. Who owes whom is in the journal (bgboard monitor shows it)."
                        % ("The members' own cubes are not in this file" if
                           match.multiple_cubes else "The team takes when any member took"))
+        if match.limit:
+            out.append("; A match over %d games, decided by the total points (gnubg reads it "
+                       "as a money session)." % match.limit)
         out.append('; [Jacoby "%s"]' % ("On" if match.rule("jacoby") else "Off"))
         out.append('; [Beaver "%s"]' % ("On" if match.rule("beavers") else "Off"))
         if match.rule("automatic_doubles", 0):
             out.append('; [AutoDoubles "%d"]' % match.rule("automatic_doubles", 0))
+    if match.rule("shut_out_pass"):
+        out.append("; A shut-out player passed without a throw (rule option shut_out_pass): "
+                   "such a pass is written as 11: (no dice enter a closed board).")
     cap = match.rule("cube_cap", None)
     if cap:
         out.append('; [CubeLimit "%d"]' % cap)

@@ -84,7 +84,11 @@ class View:
                 self.dice = (max(d0, d1), min(d0, d1))
         elif name == "roll":
             self.on_roll, self.dice, self.offer = p, tuple(ev["dice"]), None
-        elif name == "play":
+        elif name == "rethrow":
+            self.dice = tuple(ev["dice"])
+        elif name == "void":
+            self.dice = None
+        elif name in ("play", "pass"):
             self.on_roll, self.dice = 1 - p, None
         elif name == "double":
             self.offer = "%s doubles to %d" % (n[p], ev["cube"])
@@ -96,6 +100,9 @@ class View:
                 self.owner = p
         elif name == "resign":
             self.offer = "%s offers to resign %s" % (n[p], LEVELS[ev["level"]])
+        elif name == "demand":
+            self.offer = "%s demands %s: %s to agree or play on" % (
+                n[p], LEVELS[ev["level"]], n[1 - p])
         elif name in ("accept", "reject", "drop", "result"):
             self.offer = None
 
@@ -172,11 +179,22 @@ class View:
             return "%s %ss: the cube is at %d" % (n[p], name, ev["cube"])
         if name == "resign":
             return "%s offers to resign %s" % (n[p], LEVELS[ev["level"]])
+        if name == "rethrow":
+            return "%s's dice were cocked: thrown again %d-%d" % (n[p], ev["dice"][0],
+                                                                 ev["dice"][1])
+        if name == "void":
+            return "%s voids the play: %s throws again" % (n[p], n[1 - p])
+        if name == "pass":
+            return "%s is shut out: passes without a throw" % n[p]
+        if name == "demand":
+            return "%s demands %s instead" % (n[p], LEVELS[ev["level"]])
         if name == "result":
             return "%s wins %d point%s (%s); score %d-%d" % (
                 n[ev["winner"]], ev["points"], "" if ev["points"] == 1 else "s", ev["how"],
                 ev["score"][0], ev["score"][1])
         if name == "match_over":
+            if ev.get("winner") is None:
+                return "the match is drawn %d-%d" % (ev["score"][0], ev["score"][1])
             return "%s wins the match %d-%d" % (n[ev["winner"]], ev["score"][0],
                                                 ev["score"][1])
         return "%s (seq %d)" % (name, ev["seq"])

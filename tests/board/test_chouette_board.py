@@ -202,9 +202,9 @@ def test_players_join_at_the_bottom_and_leave_between_their_games():
     box_on_roll(board, eyes)
     board.lineup("join", "Eve")  # during a game: ranks after this game's rotation
     assert evs(events)[-1] == {"ev": "join", "name": "Eve", "seq": 0}
-    assert "playing this game" in refused(board, events, board.lineup, "leave", "Cy")
     assert "two players" in refused(board, events, board.lineup, "join", "Eve")
     board.cube_action("double")
+    assert "every answer first" in refused(board, events, board.lineup, "leave", "Cy")
     for _ in NAMES[1:]:
         board.on_buttons(DROP)
     assert evs(events)[-1]["line"] == ["Ann", "Cy", "Dee", "Bob", "Eve"]
@@ -218,3 +218,50 @@ def test_players_join_at_the_bottom_and_leave_between_their_games():
     board.new_match(0)
     assert "only a chouette" in refused(board, events, board.lineup, "join", "Eve")
 
+
+
+def test_the_box_leaving_mid_game_pays_everyone_and_the_captain_takes_the_box():
+    """"Players can leave or join a chouette at any time." and "When the team wins, the box
+    pays off to each team member. Then he goes to the back of the line and the captain
+    becomes the new box." (rules-cube-match-chouette): the box who leaves settles as if
+    dropping every member's present cube; the game ends there."""
+    board, eyes, events = chouette()
+    team_on_roll(board, eyes)
+    board.lineup("leave", "Ann")
+    leave, result = evs(events)[-2:]
+    assert leave == {"ev": "leave", "name": "Ann", "seq": 0}
+    assert result["ev"] == "result" and result["winner"] == BLACK
+    assert result["how"] == "dropped" and board.phase == OVER
+    assert result["settled"] == [["Ann", "Bob", 1], ["Ann", "Cy", 1], ["Ann", "Dee", 1]]
+    assert result["line"] == ["Bob", "Cy", "Dee"]
+    eyes.start()
+    game = evs(events)[-1]
+    assert game["box"] == "Bob" and game["captain"] == "Cy"
+
+
+def test_partner_by_lot_and_consultation_once_the_cube_is_turned():
+    """"If no one offers to be the box's partner, a partner may be chosen by lot from among
+    the team members other than the captain." and "A popular compromise permits consultation
+    only after the cube has been turned." (rules-cube-match-chouette): the options of `new`,
+    `partner *` drawn with the board's dice and journaled by name, `state` saying whether the
+    team may consult now."""
+    from board_support import Dice
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    board, eyes, events = rig()
+    assert "consult is" in refused(board, events, board.new_chouette, names, Rules(), False,
+                                   6, {"consult": "often"})
+    board.new_chouette(names, Rules(), False, 6, {"consult": "cube", "partner_by": "lot"})
+    match = evs(events)[-1]
+    assert match["consult"] == "cube" and match["partner_by"] == "lot"
+    assert "by lot" in refused(board, events, board.partner, "Bob")  # the captain
+    board.rng = Dice((2, 0))
+    board.partner("*")  # the third of Cy, Dee, Eve, Fay
+    assert evs(events)[-1] == {"ev": "partner", "name": "Eve", "seq": 0}
+    eyes.start()
+    state = board.state()["chouette"]
+    assert state["consult"] is False and state["partner_by"] == "lot"
+    box_on_roll(board, eyes)
+    board.cube_action("double")
+    for _ in ("Bob", "Cy", "Dee", "Fay"):  # Eve is the box's partner
+        board.on_buttons(TAKE)
+    assert board.match.game.cube.value == 2 and board.state()["chouette"]["consult"] is True

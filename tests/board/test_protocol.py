@@ -101,7 +101,7 @@ def test_every_command_has_a_valid_form():
         msg = {"cmd": cmd}
         for key in spec:
             if spec[key][1]:
-                msg[key] = {"level": 1, "int": 0, "str": "match"}[spec[key][0]]
+                msg[key] = {"level": 1, "int": 0, "str": "match", "dice": [5, 2]}[spec[key][0]]
         assert parse(json.dumps(msg).encode())[0] == cmd
 
 

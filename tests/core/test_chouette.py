@@ -209,8 +209,6 @@ def test_joining_at_the_bottom_and_leaving():
     g = _team_on_roll(c)
     c.join("Fay")  # during a game: ranks after this game's rotation
     assert "Fay" not in c.line and "Fay" in c.players()
-    e = refused(c, c.leave, "Cy")
-    says(e, "playing this game")
     says(raises(RuleError, c.join, "Fay"), "two players")
     g.resign(1, player=1)
     g.accept_resignation()
@@ -224,6 +222,64 @@ def test_joining_at_the_bottom_and_leaving():
     assert "three or more" in c.why_not_leave("Fay") and c.why_not_leave("Ann") is not None
     assert "not in this chouette" in c.why_not_leave("Zed") and c.why_not_join("Zed") is None
     assert "not 'box'" in c.why_not_join("box")
+
+
+FIVE = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+
+
+def test_a_member_leaving_mid_game_settles_as_a_drop_at_the_present_cube():
+    """"Players can leave or join a chouette at any time." (rules-cube-match-chouette) A
+    member who leaves during a game pays what dropping the present cube would: "Those who
+    drop out each pay off to the box and no longer participate"."""
+    c = Chouette(FIVE)
+    g = _box_on_roll(c)
+    c.double("Cy")
+    says(refused(c, c.leave, "Dee"), "every answer first")
+    c.take("Cy")
+    c.leave("Cy")  # Cy's own cube is on 2
+    c.leave("Dee")  # Dee's is centred on 1
+    assert c.active == ["Bob", "Eve"] and c.line == FIVE
+    assert c.ledger.game() == [("Cy", "Ann", 2), ("Dee", "Ann", 1)]
+    says(refused(c, c.leave, "Cy"), "not in this chouette")
+    says(refused(c, c.leave, "Eve"), "three or more")
+    c2 = Chouette.from_dict(c.to_dict())  # a snapshot keeps who is leaving
+    assert c2.leavers == ["Cy", "Dee"] and c2.to_dict() == c.to_dict()
+    c.roll((3, 1))
+    play_out(g)
+    g.resign(1, player=1)
+    g.accept_resignation()
+    assert c.end_game() == ["Ann", "Eve", "Bob"]  # the leavers are gone after the rotation
+    assert c.ledger.game() == [("Cy", "Ann", 2), ("Dee", "Ann", 1), ("Bob", "Ann", 1),
+                               ("Eve", "Ann", 1)]
+    assert "leavers" not in c.to_dict()
+
+
+def test_the_captain_or_the_box_leaving_mid_game():
+    """"If the captain drops out while there are others on the team who wish to play on, the
+    captaincy is assumed by one of these players" and "When the team wins, the box pays off
+    to each team member. Then he goes to the back of the line and the captain becomes the
+    new box." (rules-cube-match-chouette): a box who leaves pays every member still in as if
+    dropping, and the captain becomes the box."""
+    c = Chouette(FIVE, multiple_cubes=False)
+    g = _team_on_roll(c)
+    c.leave("Bob")  # the captain
+    assert c.captain == "Cy" and c.active == ["Cy", "Dee", "Eve"]
+    c.leave("Ann")  # the box
+    assert g.is_over() and g.result == (1, 1, 1, "dropped")
+    assert c.end_game() == ["Cy", "Dee", "Eve"]
+    assert c.ledger.game() == [("Bob", "Ann", 1), ("Ann", "Cy", 1), ("Ann", "Dee", 1),
+                               ("Ann", "Eve", 1)]
+    # The last member still in leaves: the box wins what is left
+    c = Chouette(FIVE, multiple_cubes=False)
+    g = _box_on_roll(c)
+    c.double()
+    for m in ("Bob", "Cy", "Dee"):
+        c.drop(m)
+    c.take("Eve")
+    c.leave("Eve")
+    assert g.is_over() and g.result.winner == 0
+    assert c.ledger.game()[-1] == ("Eve", "Ann", 2)
+    assert c.end_game() == ["Ann", "Cy", "Dee", "Bob"]  # Bob dropped the captaincy
 
 
 def test_the_box_partner_leaving_before_the_game_is_no_partner():
@@ -286,3 +342,59 @@ def test_refusals_change_nothing():
     says(refused(c, c.take, "Bob"), "no double")
     says(refused(c, c.end_game), "not over")
     says(refused(c, c.start_game), "in progress")
+
+
+def test_consultation_free_none_or_once_the_cube_is_turned():
+    """"In some chouettes, the team may consult freely as to how rolls should be played. In
+    others, consultation is prohibited. A popular compromise permits consultation only after
+    the cube has been turned." (rules-cube-match-chouette)"""
+    assert Chouette(NAMES).may_consult()
+    c = Chouette(NAMES, consult="none")
+    _box_on_roll(c)
+    c.double("Cy")
+    c.take("Cy")
+    assert not c.may_consult()
+    for multiple in (True, False):
+        c = Chouette(NAMES, multiple_cubes=multiple, consult="cube")
+        g = _box_on_roll(c)
+        assert not c.may_consult()
+        c.double("Dee" if multiple else None)
+        assert not c.may_consult()  # offered, not yet turned
+        for m in (["Dee"] if multiple else ["Bob", "Cy", "Dee"]):
+            c.take(m)
+        assert c.may_consult() and (multiple or g.cube.value == 2)
+        assert Chouette.from_dict(c.to_dict()).may_consult()
+    says(raises(RuleError, Chouette, NAMES, None, True, None, "sometimes"), "consult is")
+
+
+def test_the_box_partner_by_lot_or_the_player_just_beaten():
+    """"If no one offers to be the box's partner, a partner may be chosen by lot from among
+    the team members other than the captain." (rules-cube-match-chouette) and "He should
+    select the person whom he has just defeated." (rules-es-lowe-bgaa, law 12)"""
+    import random
+    rng = random.Random(4) if hasattr(random, "Random") else random
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    c = Chouette(names, partner_from=6, partner_by="lot")
+    says(refused(c, c.take_partner, "Bob"), "by lot", "other than the captain")
+    drawn = set(c.draw_partner(rng) for _ in range(40))
+    assert drawn == {"Cy", "Dee", "Eve", "Fay"}
+    c = Chouette(names, partner_from=6)  # rotation: any member who accepts; lot the fallback
+    c.take_partner("Bob")
+    assert c.draw_partner(rng) in names[2:]
+    c = Chouette(names, partner_from=6, partner_by="beaten")
+    g = _team_on_roll(c)
+    g.resign(1, player=1)
+    g.accept_resignation()  # the box beats Bob, the captain
+    c.end_game()
+    assert c.beaten == "Bob" and c.line == ["Ann", "Cy", "Dee", "Eve", "Fay", "Bob"]
+    says(refused(c, c.take_partner, "Cy"), "just beaten (Bob)")
+    says(raises(RuleError, c.draw_partner, rng), "no draw")
+    data = c.to_dict()
+    assert data["beaten"] == "Bob" and data["options"] == ["free", "beaten"]
+    c2 = Chouette.from_dict(data)
+    c2.take_partner("Bob")
+    g = _team_on_roll(c2)
+    g.resign(1, player=0)
+    g.accept_resignation()  # Cy, the captain, beats Ann, the box
+    c2.end_game()
+    assert c2.box == "Cy" and c2.beaten == "Ann"

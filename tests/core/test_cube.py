@@ -161,6 +161,54 @@ def test_raccoon_answers_a_beaver_before_the_next_throw():
     says(e, "at once")
 
 
+def test_a_beaver_may_follow_the_take_at_once():
+    """"If one player thinks he is the favorite after accepting a double, he may immediately
+    turn the cube to 4 without forfeiting his option to double again later." and "All the
+    animal redoubles must be made immediately after the initial double has been accepted.
+    There can be no intervening dice rolls or checker moves." (rules-cube-match-chouette)"""
+    g = _second_turn(Rules(beavers=True, raccoons=True))
+    g.double()  # player 1 doubles
+    g.take()  # player 0 takes ...
+    assert g.allowed() == ["roll", "beaver", "resign"]
+    e = refused(g, g.beaver, player=1)
+    says(e, "only the taker may beaver")
+    g.beaver(player=0)  # ... and turns the cube to 4 at once, keeping it
+    assert g.cube.value == 4 and g.cube.owner == 0 and g.on_roll == 1
+    e = refused(g, g.beaver)
+    says(e, "no double has been offered")
+    g.raccoon(player=1)  # the doubler may answer as after any beaver
+    assert g.cube.value == 8 and g.cube.owner == 0
+    snap = Game.from_dict(g.to_dict())
+    assert snap.cube.to_list() == g.cube.to_list()
+    roll_and_play(g, (3, 2))
+    assert g.can_double() and g.on_roll == 0  # the beaverer keeps the right to double
+
+
+def test_the_beaver_after_a_take_ends_with_the_doublers_next_action():
+    """"There can be no intervening dice rolls or checker moves." (rules-cube-match-chouette):
+    once the doubler throws, or resigns, the take stands as it is."""
+    g = _second_turn(Rules(beavers=True))
+    g.double()
+    g.take()
+    h = Game.from_dict(g.to_dict())  # a snapshot keeps the chance
+    assert h.can_beaver(0) and h.cube.taken_by == 0
+    g.roll((4, 3))
+    e = refused(g, g.beaver)
+    says(e, "no double has been offered")
+    assert g.cube.value == 2 and g.cube.taken_by is None
+    h.resign(1, player=1)
+    h.reject_resignation()
+    assert not h.can_beaver()
+    g = _second_turn()  # without the option
+    g.double()
+    g.take()
+    says(refused(g, g.beaver), "beavers are not allowed")
+    g = _second_turn(Rules(beavers=True, cube_cap=2))
+    g.double()
+    g.take()
+    says(refused(g, g.beaver), "cube cap")
+
+
 def test_jacoby_gammons_count_single_unless_a_double_was_offered():
     """"Gammons and backgammons count only as a single game if neither player has offered a
     double during the course of the game." (rules-cube-match-chouette)"""

@@ -139,13 +139,41 @@ def test_resignation_accepted_ends_the_game_at_its_level_times_the_cube():
     assert g.cube.value == 2 and g.cube.owner == 0
     g.resign(2)  # player 1 is on roll, resigns a gammon
     assert g.resignation == (1, 2) and g.decider == 0
-    assert g.allowed() == ["accept_resignation", "reject_resignation"]
+    assert g.allowed() == ["accept_resignation", "reject_resignation", "demand"]
     e = refused(g, g.accept_resignation, player=1)
     says(e, "offered to resign")
     e = refused(g, g.roll, (3, 1))
     says(e, "resignation is on offer")
     g.accept_resignation(player=0)
     assert g.result == (0, 2, 4, "resigned") and g.game_state == "resigned"
+
+
+def test_the_acceptor_may_demand_a_higher_forfeit():
+    """"In the case of a player offering to forfeit, the player accepting the forfeit must
+    decide whether to accept the forfeit as a single loss or to require the opponent to
+    forfeit to a gammon. If a forfeit is refused play continues." (rules-pc-gammon)"""
+    g = Game()
+    start(g, 0)
+    play_out(g)
+    g.resign(1)  # player 1, on roll, offers a single
+    e = refused(g, g.demand, 2, player=1)
+    says(e, "offered to resign")
+    e = refused(g, g.demand, 1)
+    says(e, "more than the single offered")
+    g.demand(2, player=0)  # the acceptor requires a gammon
+    assert g.resignation == (1, 2, 1)
+    e = refused(g, g.accept_resignation, player=0)
+    says(e, "player 1 agrees or plays on")
+    says(refused(g, g.demand, 3), "higher forfeit is demanded")
+    assert g.allowed() == ["accept_resignation", "reject_resignation"]
+    h = Game.from_dict(g.to_dict())  # a snapshot keeps the demand
+    h.accept_resignation(player=1)  # the resigner agrees: a gammon
+    assert h.result == (0, 2, 2, "resigned")
+    g.reject_resignation(player=1)  # or plays on
+    assert g.resignation is None and not g.is_over()
+    roll_and_play(g, (4, 2))
+    g.resign(3, player=1)
+    says(refused(g, g.demand, 3), "more than the backgammon offered")
 
 
 def test_resignation_rejected_plays_on():
@@ -231,3 +259,85 @@ def test_refusals_raise_rule_errors_which_are_value_errors():
                    g.accept_resignation):
         e = refused(g, action)
         assert isinstance(e, RuleError) and isinstance(e, ValueError)
+
+
+def _shut_out(rules):
+    # Player 0 holds every point of its home board; player 1 has a checker on the bar.
+    g = Game(rules, position=board({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 8: 3}, {25: 1, 13: 14}))
+    start(g, 0, (2, 1))
+    play_out(g)  # 8/7 8/6: the board stays closed
+    from bgcore import rare
+    assert g.on_roll == 1 and rare.shut_out(g)
+    return g
+
+
+def test_a_shut_out_player_passes_without_rolling_with_the_option():
+    """"A player may double when he is on the bar even if his opponent has a closed board
+    and he cannot enter. Though he does not roll the dice, since he cannot make a checker
+    play, he still has the right to double." (rules-cube-match-chouette)"""
+    from bgcore import rare
+    g = _shut_out(Rules(shut_out_pass=True))
+    says(refused(g, g.roll, (6, 6)), "shut out", "passes unthrown")
+    g.double()  # he keeps the right to double
+    g.take()
+    assert g.allowed() == ["resign"]
+    rare.pass_turn(g, player=1)
+    assert g.on_roll == 0 and g.player == 0 and g.turn is None and g.rolls == [1, 0]
+    assert g.position.opponent[25] == 1  # still on the bar
+    says(refused(g, rare.pass_turn, g), "only a shut-out player")
+    roll_and_play(g, (2, 1))  # player 0 throws next
+    assert g.on_roll == 1
+
+
+def test_without_the_option_the_shut_out_player_throws_and_loses_the_turn():
+    """"If neither number rolled corresponds to an open point, then the checker cannot be
+    moved off the bar and the player loses his turn." (rules-instructions-match-play): the
+    default, as gnubg plays it and .mat records it (a roll with no play)."""
+    from bgcore import rare
+    g = _shut_out(Rules())
+    says(refused(g, rare.pass_turn, g), "rule option shut_out_pass is off")
+    turn = g.roll((6, 5))
+    assert not turn.required and turn.can_end() and g.on_roll == 0
+
+
+def test_cocked_dice_are_thrown_again():
+    """"The dice must be rolled together and come to rest flat (not "cocked") on the board
+    at the player's right, otherwise they must be thrown again." (rules-es-lowe-bgaa, law 9)"""
+    from bgcore import irregular
+
+    g = Game()
+    start(g, 0)
+    says(refused(g, irregular.rethrow, g, (5, 5)), "not the opening throw")
+    play_out(g)
+    g.roll((6, 5))  # player 1's dice are cocked: thrown again
+    says(refused(g, irregular.rethrow, g, (4, 2), 0), "player 1 threw these dice")
+    turn = irregular.rethrow(g, (4, 2), 1)
+    assert g.turn is turn and turn.dice == (4, 2) and g.rolls == [1, 1] and g.player == 1
+    g.move(13, 9)
+    says(refused(g, irregular.rethrow, g, (3, 3)), "checkers have been moved")
+    raises(DiceError, irregular.rethrow, g, (7, 1))
+
+
+def test_a_play_finished_with_the_dice_picked_up_may_be_voided():
+    """"Each Player must leave the dice on the board until his play is completed. Should he
+    pick them up before the completion of the play, his Opponent may declare the play void
+    and require him to replace the man or men moved and throw again. A move is deemed
+    accepted as taken, if the Opponent throws the dice for the next turn" (rules-es-lowe-bgaa,
+    law 10)"""
+    from bgcore import irregular
+
+    g = Game()
+    start(g, 0)
+    play_out(g)
+    g.roll((6, 5))
+    g.move(24, 18)
+    says(refused(g, irregular.void, g, 1), "only the opponent voids it")
+    irregular.void(g, 0)  # player 0 voids player 1's play
+    assert g.turn is None and g.player == 1 and g.on_roll == 1 and g.rolls == [1, 0]
+    assert g.position.mover[24] == 2  # the checker moved is back
+    says(refused(g, irregular.void, g), "nobody has thrown")
+    g.roll((3, 1), player=1)  # the same player throws again
+    play_out(g)
+    g.roll((2, 1))  # the opponent throws: player 1's play stands; player 0's is the one now
+    assert g.player == 0 and irregular.why_not_void(g, 1) is None
+    says(refused(g, irregular.void, g, 0), "only the opponent voids it")

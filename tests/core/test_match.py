@@ -104,8 +104,7 @@ def test_holland_rule_the_trailer_doubles_only_after_two_rolls_each():
     e = refused(m, g.double)
     says(e, "Holland rule", "two rolls")
     roll_and_play(g, (3, 1))  # the trailer's second
-    reason = g.why_not_double()  # the leader: no Holland rule, only his dead cube
-    assert g.on_roll == 0 and "Holland" not in reason and "dead cube" in reason
+    assert g.on_roll == 0 and g.can_double()  # the leader: no Holland rule restrains him
     roll_and_play(g, (4, 1))  # the leader's second
     assert g.on_roll == 1 and g.can_double()
     g.double()
@@ -119,18 +118,50 @@ def test_without_holland_the_trailer_may_double_at_once():
     assert g.can_double()
 
 
-def test_a_dead_cube_may_not_be_turned():
-    # 8-4 in 9: the leader needs 1 point, which any win gives: gnubg refuses his double.
+def test_a_dead_cube_may_be_turned_by_default():
+    """"There is no limit to the number of times a double may be offered in one game." In
+    matches only Crawford (and the Holland option) restrain the cube: at 8-4 in 9 the leader,
+    whom any win gives the match, may still double, and the trailer redouble. Only a cube
+    that already gives both sides the match stays put: a double would change nothing (and
+    gnubg 1.07 crashes importing a match whose cube runs on to 512)."""
     m = Match(9, score=(8, 4))
     g = m.game
     start(g, 1)
     play_out(g)
+    assert g.can_double() and g.on_roll == 0
+    g.double()
+    g.take()
+    assert g.cube.value == 2 and g.cube.owner == 1
+    roll_and_play(g, (2, 1))
+    g.double()  # the trailer, needing 5: 2 does not give it him
+    g.take()
+    roll_and_play(g, (3, 1))
+    assert g.cube.value == 4 and g.cube.owner == 0 and g.on_roll == 0
+    g.double()  # 4 gives the leader the match, not the trailer
+    g.take()
+    roll_and_play(g, (4, 1))
+    e = refused(m, g.double)  # 8 gives either side the match
+    says(e, "dead cube", "present 8")
+    g.resign(1, player=1)
+    g.accept_resignation()
+    assert m.score == [16, 4] and m.is_over()
+
+
+def test_the_dead_cube_option_refuses_what_gnubg_refuses():
+    """Rule option dead_cube: gnubg's own play ("The cube is dead; you can't double any
+    more.") refuses a double when a win on the present cube already wins the match."""
+    m = Match(9, Rules(dead_cube=True), score=(8, 4))
+    g = m.game
+    start(g, 1)
+    play_out(g)
     e = refused(m, g.double)
-    says(e, "dead cube", "player 0 needs 1")
+    says(e, "dead cube", "present 1 gives player 0", "rule option dead_cube")
     roll_and_play(g, (2, 1))
     g.double()  # the trailer, needing 5, may
     g.take()
     assert g.needs == [1, 5] and g.cube.value == 2
+    assert Rules.from_dict(Rules(dead_cube=True).to_dict()).dead_cube
+    assert "dead_cube" not in Rules().to_dict()  # off: left out, as before the option
 
 
 def test_money_options_are_not_used_in_match_play():
@@ -237,3 +268,41 @@ def test_resume_from_a_match_id():
     assert m.match_id() == "EQHgAAAAAAAE"
     e = raises(RuleError, Match.from_match_id, "cASgAAAACAAE")
     says(e, "dropped")
+
+
+def test_a_match_over_a_number_of_games_is_decided_by_the_total():
+    """"backgammon can be played as a series, or match, with the winner of the match
+    determined by a tally of total points (based on the number of games won and lost) after
+    the final game in an agreed-upon number of games." (rules-instructions-match-play)"""
+    from bgcore import GamesMatch
+
+    m = GamesMatch(3)
+    assert m.money and m.limit == 3 and not m.is_over()
+    _win(m, 0, 3)  # a backgammon: 3 points
+    _win(m, 1)
+    assert m.score == [3, 1] and not m.is_over() and m.winner is None
+    g = m.game
+    start(g, 1)
+    play_out(g)
+    g.double()  # the cube as in any game: no Crawford, no target score
+    g.take()
+    g.resign(2, player=0)
+    g.accept_resignation()  # the leader loses 4 in the last game
+    assert m.score == [3, 5] and m.is_over() and m.winner == 1
+    says(refused(m, m.next_game), "its 3 games are played")
+    m2 = GamesMatch.from_dict(m.to_dict())
+    assert m2.to_dict() == m.to_dict() and m2.winner == 1 and isinstance(m2, GamesMatch)
+
+
+def test_a_match_over_a_number_of_games_may_end_level():
+    """"the winner of the match determined by a tally of total points": equal totals after
+    the final game name no winner (a drawn match)."""
+    from bgcore import GamesMatch
+
+    m = GamesMatch(2)
+    _win(m, 0)
+    _win(m, 1)
+    assert m.is_over() and m.score == [1, 1] and m.winner is None
+    for bad in (0, 256, True, "3"):
+        says(raises(RuleError, GamesMatch, bad), "1 to 255 games")
+    says(raises(RuleError, GamesMatch, 5, Rules(jacoby=True)), "not used in match play")

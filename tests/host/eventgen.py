@@ -18,7 +18,7 @@ class Odds:
     """Chances (0..1) of each random decision."""
 
     def __init__(self, double=0.12, take=0.7, beaver=0.3, raccoon=0.4, resign=0.015,
-                 resign_after_roll=0.01, accept=0.6):
+                 resign_after_roll=0.01, accept=0.6, irregular=0.0):
         self.double = double
         self.take = take
         self.beaver = beaver
@@ -26,6 +26,7 @@ class Odds:
         self.resign = resign
         self.resign_after_roll = resign_after_roll
         self.accept = accept
+        self.irregular = irregular  # cocked dice thrown again; a play voided (Lowe 9-10)
 
 
 def rules_dict(rules):
@@ -33,7 +34,8 @@ def rules_dict(rules):
     d = rules.to_dict()
     out = {}
     for k, v in d.items():
-        if k in ("jacoby", "beavers", "raccoons", "crawford", "holland", "opening_rethrow"):
+        if k in ("jacoby", "beavers", "raccoons", "crawford", "holland", "opening_rethrow",
+                 "dead_cube", "shut_out_pass"):
             out[k] = bool(v)
         else:
             out[k] = v
@@ -109,6 +111,9 @@ class Player:
         self.j.emit("double", player=player, cube=g.cube.value * 2)
         taker = 1 - player
         if g.can_beaver(taker) and self.chance(self.odds.beaver):
+            if self.chance(0.5):  # Take pressed first, then the beaver at once
+                g.take(taker)
+                self.j.emit("take", player=taker)
             g.beaver(taker)
             self.j.emit("beaver", player=taker, cube=g.cube.value)
             if g.can_raccoon(player) and self.chance(self.odds.raccoon):
@@ -175,18 +180,36 @@ class Player:
             if self.maybe_resign(player):
                 return
             self.flush()
+            if g.rules.shut_out_pass:  # shut out, with the rule option: no throw
+                from bgcore import rare
+                if rare.why_not_pass_turn(g, player) is None:
+                    rare.pass_turn(g, player)
+                    self.j.emit("pass", player=player)
+                    continue
             dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
             g.roll(dice, player)
             self.j.emit("roll", player=player, dice=list(dice))
+            if self.odds.irregular and self.chance(self.odds.irregular):
+                from bgcore import irregular  # the dice were cocked: thrown again
+                dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+                irregular.rethrow(g, dice, player)
+                self.j.emit("rethrow", player=player, dice=list(dice))
             if g.turn.required and self.maybe_resign(player, after_roll=True):
                 return
             if self.play_roll():
                 return
+            if self.odds.irregular and self.chance(self.odds.irregular):
+                from bgcore import irregular  # the dice picked up early: the opponent voids
+                irregular.void(g, 1 - player)
+                self.pending = None
+                self.j.emit("void", player=1 - player)
 
 
-def play_match(rng, length=0, rules=None, games=None, odds=None, first_seq=1, score=None):
+def play_match(rng, length=0, rules=None, games=None, odds=None, first_seq=1, score=None,
+               limit=None):
     """Events of a random match to `length` points (0: a money session of `games` games,
-    default 1 to 4). Returns (events, bgcore Match at the end)."""
+    default 1 to 4; `limit`: a bgcore GamesMatch over that many games, decided by the
+    total). Returns (events, bgcore Match at the end)."""
     if isinstance(rng, int):
         rng = random.Random(rng)
     rules = rules if rules is not None else Rules()
@@ -194,12 +217,18 @@ def play_match(rng, length=0, rules=None, games=None, odds=None, first_seq=1, sc
     kwargs = {}
     if score is not None:
         kwargs["score"] = score
-    match = Match(length, rules, **kwargs)
+    if limit:
+        from bgcore import GamesMatch
+
+        match = GamesMatch(limit, rules, **kwargs)
+    else:
+        match = Match(length, rules, **kwargs)
     j = Journal(first_seq)
-    j.emit("match", length=length, rules=rules_dict(rules))
+    extra = {"games": limit} if limit else {}
+    j.emit("match", length=length, rules=rules_dict(rules), **extra)
     p = Player(rng, match, j, odds)
     if not length and games is None:
-        games = rng.randint(1, 4)
+        games = limit or rng.randint(1, 4)
     played = 0
     while True:
         p.game()

@@ -58,7 +58,15 @@ def test_a_chouette_journal_groups_into_games_between_box_and_captain(chouettes)
         # the board counts its present players; the host keeps those who left as well
         assert {n: m.balance[n] for n in state["balance"]} == state["balance"], name
         assert all(n in seen_leave for n in m.balance if n not in state["balance"]), name
+        playing, box = False, None
         for e in events:
+            if e["ev"] == "game":
+                playing, box = True, e["box"]
+            elif e["ev"] == "result":
+                playing = False
+            elif e["ev"] == "leave" and playing:  # settled as a drop of the present cube
+                seen.add("the box leaves mid-game" if e["name"] == box else
+                         "a player leaves mid-game")
             if e["ev"] in ("double", "take", "drop"):
                 seen.add((e["ev"], "member" in e, e.get("team"), e["player"]))
             if e["ev"] == "result":
@@ -72,7 +80,7 @@ def test_a_chouette_journal_groups_into_games_between_box_and_captain(chouettes)
                  ("take", True, "take", 1), ("double", False, None, 0),
                  ("double", False, None, 1), ("drop", False, None, 0),
                  ("result", "dropped"), ("result", "played"), ("result", "resigned"),
-                 "join", "leave"):
+                 "join", "leave", "the box leaves mid-game", "a player leaves mid-game"):
         assert what in seen, "the corpus has no %r" % (what,)
 
 
@@ -143,11 +151,18 @@ def test_send_new_chouette_and_member_commands_reach_the_board(capsys, board):
         "kind": "chouette", "players": ["A", "B", "C", "D", "E", "F"],
         "options": {"jacoby": True, "cube_cap": 64, "multiple_cubes": False,
                     "partner_from": 6}})
+    code, out, err = run(capsys, "send", "new", "chouette", "--players", "A,B,C,D,E,F",
+                         "--partner-from", "6", "--partner-by", "lot", "--consult", "cube",
+                         "--port", p)
+    assert code == 0, err
+    assert board.board.commands[-1][1]["options"] == {
+        "multiple_cubes": True, "partner_from": 6, "consult": "cube", "partner_by": "lot"}
     for args, sent in ((["double"], ("double", {})),
                        (["double", "--member", "Cy"], ("double", {"member": "Cy"})),
                        (["take", "-m", "Dee"], ("take", {"member": "Dee"})),
                        (["drop", "--member", "box"], ("drop", {"member": "box"})),
                        (["partner", "Fay"], ("partner", {"member": "Fay"})),
+                       (["partner", "*"], ("partner", {"member": "*"})),
                        (["join", "Gil"], ("join", {"name": "Gil"})),
                        (["leave", "Bob"], ("leave", {"name": "Bob"}))):
         code, out, err = run(capsys, "send", *args, "--port", p)
@@ -207,9 +222,13 @@ def test_the_recorder_writes_a_chouette_file(tmp_path, chouettes):
 def test_the_view_shows_each_members_stake_in_a_multiple_cube_game(chouettes):
     from bgboard.monitor import View
 
-    name, events, _, _ = chouettes[0]
-    takes = [i for i, e in enumerate(events) if e["ev"] == "take" and e.get("member")
-             and e["player"] == 1]
+    takes = []
+    for name, events, _, _ in chouettes:
+        if events[0]["multiple_cubes"]:
+            takes = [i for i, e in enumerate(events) if e["ev"] == "take" and e.get("member")
+                     and e["player"] == 1]
+        if takes:
+            break
     assert takes, "the corpus has no member taking the box's double"
     i = takes[0]
     view = View()

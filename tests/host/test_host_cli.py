@@ -51,6 +51,7 @@ HELP = [
     [], ["ports"], ["monitor"], ["log"], ["export"], ["send"], ["calibrate"],
     ["send", "roll"], ["send", "double"], ["send", "take"], ["send", "drop"],
     ["send", "beaver"], ["send", "resign"], ["send", "accept"], ["send", "reject"],
+    ["send", "raccoon"], ["send", "demand"], ["send", "rethrow"], ["send", "void"],
     ["send", "undo"], ["send", "verify"], ["send", "state"], ["send", "hello"],
     ["send", "dump"], ["send", "ledtest"], ["send", "new"], ["send", "new", "match"],
     ["send", "new", "money"],
@@ -180,6 +181,16 @@ def test_send_commands_reach_the_board_and_print_the_reply(capsys, board):
     assert board.board.commands[-1] == ("roll", {})
     run(capsys, "send", "resign", "gammon", "--port", p)
     assert board.board.commands[-1] == ("resign", {"level": 2})
+    run(capsys, "send", "new", "money", "--games", "5", "--port", p)
+    assert board.board.commands[-1] == ("new", {"kind": "money", "games": 5, "options": {}})
+    run(capsys, "send", "rethrow", "4", "2", "--port", p)
+    assert board.board.commands[-1] == ("rethrow", {"dice": [4, 2]})
+    run(capsys, "send", "void", "--port", p)
+    assert board.board.commands[-1] == ("void", {})
+    run(capsys, "send", "demand", "--port", p)
+    assert board.board.commands[-1] == ("demand", {"level": 2})
+    run(capsys, "send", "demand", "backgammon", "--port", p)
+    assert board.board.commands[-1] == ("demand", {"level": 3})
     run(capsys, "send", "new", "match", "7", "--no-crawford", "--port", p)
     assert board.board.commands[-1] == ("new", {"kind": "match", "length": 7,
                                                 "options": {"crawford": False}})
@@ -187,7 +198,7 @@ def test_send_commands_reach_the_board_and_print_the_reply(capsys, board):
         "--port", p)
     assert board.board.commands[-1] == ("new", {"kind": "money", "options": {
         "jacoby": True, "beavers": True, "automatic_doubles": 1}})
-    for name in ("take", "drop", "accept", "reject", "undo", "state", "beaver"):
+    for name in ("take", "drop", "accept", "reject", "undo", "state", "beaver", "raccoon"):
         code, out, err = run(capsys, "send", name, "--port", p)
         assert code == 0 and board.board.commands[-1] == (name, {})
         assert out == "ok\n"

@@ -91,8 +91,14 @@ def test_mat_files_import_cleanly_with_the_journals_score(corpus, tmp_path):
         jobs.append((case.name, cmds))
         stats["matches" if m.length else "sessions"] += 1
         stats["games"] += len(m.games)
+        prev = {"ev": None}
         for ev in case.events:
             name = ev["ev"]
+            if name in ("beaver", "raccoon"):
+                seen.add(name)
+                if name == "beaver" and prev["ev"] == "take":
+                    seen.add("beaver after the take")
+            prev = ev
             if name == "play":
                 stats["plays"] += 1
                 if not ev["moves"]:
@@ -101,8 +107,6 @@ def test_mat_files_import_cleanly_with_the_journals_score(corpus, tmp_path):
                 seen.add("drop by player %d" % ev["player"])
             elif name == "result" and ev["how"] == "resigned":
                 seen.add("resigned %d" % ev["level"])
-            elif name in ("beaver", "raccoon"):
-                seen.add(name)
             elif name == "game" and ev["crawford"]:
                 seen.add("Crawford game")
         for g in m.games:
@@ -112,10 +116,15 @@ def test_mat_files_import_cleanly_with_the_journals_score(corpus, tmp_path):
             if g.score != [0, 0] and m.length and max(g.score) == m.length - 1 \
                     and not g.crawford and "double" in kinds:
                 seen.add("post-Crawford double")
+            for e in g.entries:  # a win on the cube before the double wins the match
+                if e.kind == "double" and m.length and e.cube // 2 >= m.length - g.score[
+                        e.player]:
+                    seen.add("dead-cube double")
     # the corpus must exercise what the format has to say
     for what in ("no-play roll", "drop by player 0", "drop by player 1", "resigned 1",
                  "resigned 2", "resigned after rolling", "beaver", "raccoon", "Crawford game",
-                 "post-Crawford double"):
+                 "post-Crawford double", "dead-cube double",
+                 "beaver after the take"):
         assert what in seen, "the corpus has no %s" % what
     assert stats["games"] > 150 and stats["plays"] > 4000, stats
 
@@ -188,3 +197,95 @@ def test_gnubg_reads_the_names_and_a_game_in_progress(tmp_path):
     out = run_gnubg(str(tmp_path), [("p", ["import mat %s" % path, "show score"])])["p"]
     assert not troubles(out), troubles(out)
     assert re.search(r"The score \(after \d+ games?\) is: Ann.Lee \d+, Bo \d+", out), out[-500:]
+
+
+def test_a_match_over_a_number_of_games_imports_as_a_money_session(tmp_path):
+    """The match-play sheet's "agreed-upon number of games" decided by the total: .mat has
+    no such match, so it is written as a money session (its games, scores and cube, a
+    comment saying what it was); gnubg imports it with the total, a drawn one too."""
+    from eventgen import play_match
+    import random
+
+    jobs, totals = [], {}
+    drawn = 0
+    for seed in range(40):
+        events, match = play_match(random.Random(seed), 0, limit=3)
+        over = events[-1]
+        assert over["ev"] == "match_over" and over["score"] == match.score
+        drawn += over["winner"] is None
+        (m,) = build_matches(events)
+        assert m.limit == 3 and m.over is over and len(m.games) == 3
+        text = mat_text(m)
+        assert "; A match over 3 games, decided by the total points" in text
+        path = tmp_path / ("games%d.mat" % seed)
+        path.write_text(text)
+        jobs.append((seed, ["set jacoby off", "import mat %s" % path, "show score"]))
+        totals[seed] = match.score
+        if len(jobs) == 6 and drawn:
+            break
+    assert drawn, "no drawn match among the seeds"
+    outputs = run_gnubg(str(tmp_path), jobs)
+    for seed, _ in jobs:
+        assert not troubles(outputs[seed]), troubles(outputs[seed])
+        assert final_score(outputs[seed]) == (3, totals[seed]), seed
+
+
+def test_shut_out_passes_import_as_rolls_that_cannot_play(tmp_path):
+    """Rule option shut_out_pass: "Though he does not roll the dice, since he cannot make a
+    checker play" (rules-cube-match-chouette). .mat and SGF need a roll in every turn: a pass
+    is written as 1-1 with no play (no dice enter a closed board), which gnubg imports with
+    the journal's score, for either side, and for passes in a row."""
+    from eventgen import Odds, play_match
+    from bgboard.sgf import sgf_text
+    from bgcore import Rules
+    import random
+
+    calm = Odds(double=0.0, take=0.9, beaver=0, raccoon=0, resign=0.0, resign_after_roll=0.0,
+                accept=0.8)
+    jobs, totals, passes = [], {}, []
+    for seed in (3563, 3859, 1253):  # seeds whose random games shut a player out
+        events, match = play_match(random.Random(seed), 0, Rules(shut_out_pass=True),
+                                   games=1, odds=calm)
+        passes += [e["player"] for e in events if e["ev"] == "pass"]
+        (m,) = build_matches(events)
+        text = mat_text(m)
+        assert "11:" in text and "shut_out_pass" in text
+        for ext, body, load in ((".mat", text, "import mat"),
+                                (".sgf", sgf_text(m), "load match")):
+            path = tmp_path / ("pass%d%s" % (seed, ext))
+            path.write_text(body)
+            jobs.append(((seed, ext), ["set jacoby off", "%s %s" % (load, path),
+                                       "show score"]))
+        totals[seed] = match.score
+    assert 0 in passes and passes.count(1) >= 3, passes
+    outputs = run_gnubg(str(tmp_path), jobs)
+    for key, _ in jobs:
+        assert not troubles(outputs[key]), (key, troubles(outputs[key]))
+        assert final_score(outputs[key]) == (1, totals[key[0]]), key
+
+
+def test_rethrows_and_voided_plays_import_as_the_game_counted(tmp_path):
+    """Lowe's laws 9-10: cocked dice "must be thrown again"; the opponent "may declare the
+    play void and require him to replace the man or men moved and throw again". The board
+    journals both; the files hold the throws that counted, and gnubg imports them with the
+    journal's score."""
+    from eventgen import Odds, play_match
+    from bgboard.sgf import sgf_text
+    import random
+
+    jobs, totals, seen = [], {}, set()
+    for seed in range(4):
+        events, match = play_match(random.Random(seed), 5, odds=Odds(irregular=0.05))
+        seen.update(e["ev"] for e in events if e["ev"] in ("rethrow", "void"))
+        (m,) = build_matches(events)
+        for ext, body, load in ((".mat", mat_text(m), "import mat"),
+                                (".sgf", sgf_text(m), "load match")):
+            path = tmp_path / ("irregular%d%s" % (seed, ext))
+            path.write_text(body)
+            jobs.append(((seed, ext), ["%s %s" % (load, path), "show score"]))
+        totals[seed] = (len(m.games), match.score)
+    assert seen == {"rethrow", "void"}, seen
+    outputs = run_gnubg(str(tmp_path), jobs)
+    for key, _ in jobs:
+        assert not troubles(outputs[key]), (key, troubles(outputs[key]))
+        assert final_score(outputs[key]) == totals[key[0]], key

@@ -3,6 +3,7 @@ refusal, replies matched by id, timeouts, lines that are not protocol, events in
 without gaps or duplicates, journal catch-up and resync, and, over a real PTY and a TCP
 socket, exclusive opening and reconnecting after the link is pulled."""
 
+import json
 import random
 import threading
 import time
@@ -423,6 +424,37 @@ def test_a_recording_link_acks_what_is_stored_after_catching_up_and_every_64_eve
     rig.link.poll(0.2)
     assert rig.seqs() == list(range(1, 81))
     assert _acks(rig.board)[1:] == [{"journal": 123456789, "seq": 74}]  # 64 after the last
+
+
+def test_the_link_lost_during_an_ack_reconnects_and_acks_again():
+    """A cable pulled while poll() sends its periodic ack: the link comes back and goes on
+    (poll does not raise), every event arrives once, and the ack is sent again."""
+    board = FakeBoard(page=3)
+    transports = []
+    pulled = []
+
+    def opener():
+        def answer(line):
+            if json.loads(line).get("cmd") == "ack" and not pulled:
+                pulled.append(1)
+                t.disconnect()  # the cable goes as the ack is written
+                return []
+            return board.answer(line)
+
+        t = ScriptedTransport(answer)
+        transports.append(t)
+        return t
+
+    got = []
+    link = Link(opener, "scripted", on_event=got.append, timeout=0.5, retry_interval=0.01,
+                ack=True)
+    link.connect()  # nothing to ack yet
+    transports[0].push(*[board.commit(ev()) for _ in range(70)])
+    link.poll(0.3)  # the ack after 64 events loses the link: reconnect, catch up
+    link.poll(0.3)
+    assert pulled and len(transports) == 2
+    assert [e["seq"] for e in got] == list(range(1, 71))
+    assert _acks(board)[-1] == {"journal": 123456789, "seq": 70}
 
 
 def test_an_event_that_could_not_be_stored_is_never_acked():

@@ -150,6 +150,25 @@ def test_beaver_is_gnubgs_beavers_line_taken_by_the_next_roll():
     assert rows[1] == "  2)  Beavers => 4               52: 13/11 13/8"
 
 
+def test_a_beaver_after_the_take_is_written_as_the_same_beaver():
+    """"After accepting a double, he may immediately turn the cube to 4": the board journals
+    the take, then the beaver; .mat and SGF show gnubg's beaver, as if pressed at once."""
+    from bgboard.sgf import sgf_text
+
+    tail = ({"ev": "raccoon", "player": 1, "cube": 8},
+            {"ev": "roll", "player": 1, "dice": [5, 2]},
+            {"ev": "play", "player": 1, "dice": [5, 2],
+             "moves": [[13, 11, False], [13, 8, False]]})
+    at_once = _game({"ev": "double", "player": 1, "cube": 2},
+                    {"ev": "beaver", "player": 0, "cube": 4}, *tail, length=0)
+    after = _game({"ev": "double", "player": 1, "cube": 2}, {"ev": "take", "player": 0},
+                  {"ev": "beaver", "player": 0, "cube": 4}, *tail, length=0)
+    assert body(M(after))[1] == "  2)  Beavers => 4                Raccoons => 8"
+    assert M(after) == M(at_once)
+    (a,), (b,) = build_matches(after), build_matches(at_once)
+    assert sgf_text(a) == sgf_text(b)
+
+
 def test_raccoon_is_taken_explicitly():
     rows = body(M(_game({"ev": "double", "player": 1, "cube": 2},
                         {"ev": "beaver", "player": 0, "cube": 4},

@@ -1,5 +1,5 @@
-"""Resigning from the page: a board has no button for it, so the page's Resign, Accept and
-Reject send the board's own commands. Checked as a person sees it: the buttons the rules
+"""Resigning from the page: a board has no button for it, so the page's Resign, Accept,
+Reject and Demand send the board's own commands. Checked as a person sees it: the buttons the rules
 allow, the offer in the status line, a refusal in the notes, the point scored."""
 
 from viewsupport import log
@@ -43,6 +43,21 @@ def test_resign_rejected_then_accepted_from_the_page(sim_board, start_view, new_
     page.click("#resign")
     status(page, "%s offers to resign: %s to accept or reject" % (mover, other))
     page.wait_for_function("() => document.querySelector('#accept.allowed')")
+    assert allowed(page) == ["accept", "demand", "reject"]
+    page.click("#reject")
+    status(page, "%s to play" % mover)
+
+    # A single offered; the other side requires a gammon (PC-Gammon: "the player accepting
+    # the forfeit must decide whether to accept the forfeit as a single loss or to require
+    # the opponent to forfeit to a gammon"); the resigner refuses and plays on
+    page.select_option("#resign-level", "1")
+    page.click("#resign")
+    status(page, "offers to resign")
+    page.wait_for_function("() => document.querySelector('#demand.allowed')")
+    page.select_option("#resign-level", "2")
+    page.click("#demand")
+    status(page, "%s demands a gammon: %s to agree or play on" % (other, mover))
+    page.wait_for_function("() => !document.querySelector('#demand.allowed')")
     assert allowed(page) == ["accept", "reject"]
     page.click("#reject")
     status(page, "%s to play" % mover)

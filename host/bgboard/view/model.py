@@ -18,7 +18,7 @@ from bgboard.view.drawing import Scene, board_svg, leds_from_live, sides_of, sta
 from bgcore import Position
 
 SIM_VERBS = ("look", "lift", "place", "press")
-BUTTONS = ("roll", "double", "take", "drop", "undo", "menu")
+BUTTONS = ("roll", "double", "take", "drop", "undo", "menu", "beaver")
 
 
 def check_sim(msg):
@@ -171,6 +171,11 @@ class BoardModel:
         on_roll = game.get("player") if playing else None
         if fields is not None and playing and (fields["double_offered"] or fields["resignation"]):
             on_roll = fields["turn"]  # the player whose decision it is
+        status = status_words(fields, self.names, phase)
+        offer = self.view.offer
+        if playing and fields["resignation"] and offer and " demands " in offer:
+            status = offer  # the resigner answers a demand: a Match ID cannot say so
+            on_roll = 1 - fields["turn"]
         m = self.view.match
         number = m.games[-1].number if m is not None and m.games else None
         dice = tuple(game.get("dice") or ())
@@ -180,7 +185,7 @@ class BoardModel:
                      score=match.get("score") if match else None,
                      length=match.get("length") if match else None,
                      crawford=bool(match.get("crawford")), names=self.names,
-                     status=status_words(fields, self.names, phase), leds=self.leds,
+                     status=status, leds=self.leds,
                      heat=self.heat, hand=self.hand, game_number=number, pips=pips)
 
     def games(self):

@@ -4,7 +4,7 @@ One thread (`BoardWorker`) holds the board's serial link (bgboard.link.Link, whi
 reconnects and catches up from the journal by itself): it follows the board into a
 bgboard.view.model.BoardModel, asks for `state` when events or the tracker say it changed,
 reads `dump` while a page shows the raw sensor view, and carries out what pages ask (sim
-lines on the virtual board; `new`, `resign`, `accept`, `reject`). Each change becomes a snapshot (the SVG board, the
+lines on the virtual board; `new`, `resign`, `accept`, `reject`, `demand`). Each change becomes a snapshot (the SVG board, the
 move list, the connection...) that the asyncio side (aiohttp) sends over a WebSocket to
 every page: a slow page gets the latest snapshot, never a queue of old ones.
 
@@ -16,7 +16,9 @@ From a page (JSON over the WebSocket):
     {"type": "new", "kind": "match", "length": 5} / {"type": "new", "kind": "money"}
     {"type": "resign", "level": 1}      the player on roll offers to resign (1..3: single,
                                         gammon, backgammon); real boards have no button for it
-    {"type": "answer", "accept": true}  accept or reject the resignation on offer
+    {"type": "answer", "accept": true}  accept or reject the resignation on offer (after a
+                                        demand: the resigner agrees or plays on)
+    {"type": "demand", "level": 2}      the resigner's opponent requires a higher forfeit
     {"type": "arrange"}      move the virtual board's checkers where the board wants them
     {"type": "raw", "on": true}                 the raw sensor view for this page
 To a page: {"type": "view", ...} (BoardModel.snapshot) and {"type": "notice", "text"}.
@@ -377,11 +379,11 @@ def _from_page(msg, client, worker, hub, answer):
             worker.request("command", ("new", {"kind": "match", "length": length}), answer)
         else:
             raise ValueError("new: kind is match or money")
-    elif kind == "resign":
+    elif kind in ("resign", "demand"):
         level = msg.get("level")
         if not is_int(level) or not 1 <= level <= 3:
-            raise ValueError("resign: level 1 (single), 2 (gammon) or 3 (backgammon)")
-        worker.request("command", ("resign", {"level": level}), answer)
+            raise ValueError("%s: level 1 (single), 2 (gammon) or 3 (backgammon)" % kind)
+        worker.request("command", (kind, {"level": level}), answer)
     elif kind == "answer":
         accept = msg.get("accept")
         if not isinstance(accept, bool):

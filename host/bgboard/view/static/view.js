@@ -168,6 +168,8 @@
     send({ type: "resign", level: parseInt($("resign-level").value, 10) }));
   $("accept").addEventListener("click", () => send({ type: "answer", accept: true }));
   $("reject").addEventListener("click", () => send({ type: "answer", accept: false }));
+  $("demand").addEventListener("click", () =>
+    send({ type: "demand", level: parseInt($("resign-level").value, 10) }));
   $("raw").addEventListener("change", () => {
     document.body.classList.toggle("raw", $("raw").checked);
     send({ type: "raw", on: $("raw").checked });
