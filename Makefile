@@ -86,7 +86,9 @@ pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 # more of resident code; test_chouette_resume 168K, for the same reason, once bgcore checked
 # player numbers: it reads a 1 KB chouette snapshot while the first board still stands;
 # test_app_seldom 224K, the whole application like test_boot_guard: 208K is the least that
-# passed on 2026-11-25, with the seldom commands' modules loaded beside it),
+# passed on 2026-11-25, with the seldom commands' modules loaded beside it;
+# test_write_ahead_win 168K: a second board replays the first one's flash beside it, 164K
+# the least that passed once the lift path's work landed (0.6 KB more resident code)),
 # then whole
 # simulated games (tests/soak: 160K, one physical board for all matches; with the journal
 # and power cuts, each restart a fresh interpreter, 168K: it needed 160K before the
@@ -102,12 +104,12 @@ test-mpy: bytecode testcode
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(BOARD_PATH) \
 	  $(filter-out tests/board/test_app.py tests/board/test_boot_guard.py \
 	    tests/board/test_fault_guard.py tests/board/test_controller.py \
-	    tests/board/test_chouette_resume.py tests/board/test_app_seldom.py, \
-	    $(wildcard tests/board/test_*.py)) \
+	    tests/board/test_chouette_resume.py tests/board/test_app_seldom.py \
+	    tests/board/test_write_ahead_win.py, $(wildcard tests/board/test_*.py)) \
 	  tests/board/test_app.py@244K tests/board/test_boot_guard.py@224K \
 	  tests/board/test_app_seldom.py@224K \
 	  tests/board/test_fault_guard.py@240K tests/board/test_controller.py@168K \
-	  tests/board/test_chouette_resume.py@168K
+	  tests/board/test_chouette_resume.py@168K tests/board/test_write_ahead_win.py@168K
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(SOAK_PATH) tests/soak/soak_games.py \
 	  tests/soak/soak_power.py@168K tests/soak/test_write_ahead_soak.py@192K \
 	  tests/soak/test_restart_soak.py@192K
