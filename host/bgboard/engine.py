@@ -262,6 +262,20 @@ class Engine:
         return CubeAdvice(bool(answer["double"]), bool(answer["take"]), bool(answer["beaver"]),
                           answer["equities"], answer["text"])
 
+    def evaluate(self, position, ctx):
+        """gnubg's cubeless evaluation for the mover: (probabilities (win, win gammon, win
+        backgammon, lose gammon, lose backgammon), equity in points a cube)."""
+        answer = self.ask({"op": "evaluate", "position": position.to_id(), "ctx": ctx.to_json(),
+                           "level": self._settings})
+        return tuple(answer["probabilities"]), float(answer["equity"])
+
+    def accepts(self, position, level, ctx):
+        """Whether the engine accepts a resignation of `level` (1 single, 2 gammon, 3
+        backgammon) offered by the mover of `position`: when it gives at least what playing
+        on is worth to the engine (gnubg's cubeless equity)."""
+        _, equity = self.evaluate(position, ctx)
+        return level >= -equity
+
 
 def turn_of(position, dice, steps):
     """A bgcore Turn from `position` with `dice` with `steps` ((from, to) per die, as

@@ -39,6 +39,7 @@ class EngineDriver:
         self.plays = 0  # the engine's plays committed as gnubg chose them
         self.mismatches = []  # ... committed otherwise
         self.doubles = self.takes = self.drops = 0
+        self.accepted = self.rejected = 0  # resignations offered to the engine
         self.guides = 0
         self._guided = None  # (start Position, dice, target Position) of the last guide
         self._last = 0.0
@@ -103,7 +104,20 @@ class EngineDriver:
                     self.drops += 1
                     self.link.command("drop")
             return
-        if on_roll != side or "accept" in allowed:
+        if "accept" in allowed:  # a resignation stands: the resigner is on roll
+            if on_roll != side:
+                from bgcore.matchid import decode
+
+                level = decode(g["match_id"])["resignation"]
+                if self.engine.accepts(position_of(g["position_id"], on_roll), level,
+                                       self._context(st, on_roll)):
+                    self.accepted += 1
+                    self.link.command("accept")
+                else:
+                    self.rejected += 1
+                    self.link.command("reject")
+            return
+        if on_roll != side:
             self._ready_since = None
             return
         if g["dice"]:
@@ -133,16 +147,20 @@ class EngineDriver:
         start = position_of(info["start"], 0)  # the ID is the mover's own
         dice = tuple(info["dice"])
         steps = self.engine.play(start, dice, self._context(st, self.side))
-        target = turn_of(start, dice, steps).position  # gnubg's play, checked by bgcore
+        try:
+            target = turn_of(start, dice, steps).position  # gnubg's play, checked by bgcore
+        except ValueError as e:
+            raise EngineError("gnubg's play %s is not legal here: %s" % (steps, e)) from None
         self.link.command("guide", moves=[list(s) for s in steps], start=info["start"])
         self.guides += 1
         self._guided = (start, dice, target)
 
     def summary(self):
         return ("engine: %d play(s) as gnubg chose them, %d otherwise; %d double(s), %d "
-                "take(s), %d drop(s); gnubg restarted %d time(s)"
-                % (self.plays, len(self.mismatches), self.doubles, self.takes, self.drops,
-                   self.engine.restarts))
+                "take(s), %d drop(s); %d resignation(s) accepted, %d rejected; gnubg restarted "
+                "%d time(s)" % (self.plays, len(self.mismatches), self.doubles, self.takes,
+                                self.drops, self.accepted, self.rejected,
+                                self.engine.restarts))
 
 
 def engine_name(level):
@@ -162,7 +180,8 @@ def engine_name(level):
 @click.option("--seed", type=int, default=1, show_default=True,
               help="With --sim: sensors, dice and the simulated hands.")
 @click.option("--match", "length", type=click.IntRange(1, 64), default=None, metavar="N",
-              help="With --autoplay: an N-point match (default 3).")
+              help="An N-point match (with --autoplay: default 3; on a board: started "
+                   "now, else the engine plays the match or session in progress).")
 @click.option("--log", "log_dir", type=click.Path(file_okay=False), default=None,
               help="With --autoplay: record the journal, .mat and .sgf into this folder.")
 @click.option("--wait", "grace", type=click.FloatRange(0), default=None,
@@ -183,8 +202,9 @@ def engine(sim, autoplay, port, side, level, seed, length, log_dir, grace, wrong
                                "and `bgboard engine --port` on its port)")
     if sim and port:
         raise click.UsageError("--sim or --port, not both")
-    if not autoplay and (length or log_dir or wrong_pct):
-        raise click.UsageError("--match, --log and --wrong-pct go with --autoplay")
+    if not autoplay and (log_dir or wrong_pct):
+        raise click.UsageError("--log and --wrong-pct go with --autoplay (`bgboard log` "
+                               "records a board's games)")
     engine_side = 0 if side == "white" else 1
     names = ["White", "Black"]
     if name:
@@ -200,7 +220,9 @@ def engine(sim, autoplay, port, side, level, seed, length, log_dir, grace, wrong
             _autoplay(eng, engine_side, seed, length or 3, log_dir, tuple(names), wrong_pct,
                       grace or 0.0)
         else:
-            _on_board(eng, engine_side, port, 1.5 if grace is None else grace)
+            _on_board(eng, engine_side, port, 1.5 if grace is None else grace, length)
+    except EngineError as e:
+        raise click.ClickException(str(e)) from None
     finally:
         eng.close()
 
@@ -256,7 +278,7 @@ def _autoplay(eng, side, seed, length, log_dir, names, wrong_pct, grace):
                                    "was committed")
 
 
-def _on_board(eng, side, port, grace):
+def _on_board(eng, side, port, grace, length):
     from bgboard.board_cmd import open_link
     from bgboard.link import LinkError
 
@@ -266,6 +288,13 @@ def _on_board(eng, side, port, grace):
     link.on_event = driver.event
     try:
         link.connect(wait=True)
+        if length:
+            from bgboard.link import Refused
+
+            try:
+                link.command("new", kind="match", length=length)
+            except Refused as e:
+                raise click.ClickException(str(e)) from None
         _err("gnubg (%s) plays %s; Ctrl-C stops" % (eng.level, ("white", "black")[side]))
         while True:
             link.poll(POLL_S)

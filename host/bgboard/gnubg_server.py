@@ -8,6 +8,9 @@ stderr, so that stdout carries answers only):
         -> {"moves": [[from, to], ...]}   one per die, the mover's numbering (25 bar, 0 off)
     {"op": "cube", "position": ID, "ctx": CTX, "level": LEVEL}
         -> {"double": bool, "take": bool, "beaver": bool, "equities": {...}, "text": words}
+    {"op": "evaluate", "position": ID, "ctx": CTX, "level": LEVEL}
+        -> {"probabilities": [win, win gammon, win bg, lose gammon, lose bg], "equity": e}
+           cubeless, for the mover (gnubg's `evaluate`)
     {"op": "ping"} -> {"pong": true}
 
 ID: a gnubg Position ID with the player on roll (for "cube": the one who would double) as
@@ -88,7 +91,13 @@ def cube(req):
             "text": text}
 
 
-OPS = {"play": play, "cube": cube, "ping": lambda req: {"pong": True}}
+def evaluate(req):
+    board = gnubg.positionfromid(req["position"])
+    out = gnubg.evaluate(board, _context(req["ctx"]), _level(req["level"]))
+    return {"probabilities": list(out[:5]), "equity": out[5]}
+
+
+OPS = {"play": play, "cube": cube, "evaluate": evaluate, "ping": lambda req: {"pong": True}}
 
 
 def main():

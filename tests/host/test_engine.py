@@ -119,6 +119,17 @@ def test_cube_decisions_at_the_extremes(engine):
     assert set(won.equities) == {"optimal", "no_double", "take", "drop"}
 
 
+def test_resignations_are_accepted_when_they_give_what_playing_on_is_worth(engine):
+    # The resigner is the mover. At the start a single point is more than the engine expects.
+    assert engine.accepts(Position.initial(), 1, Context())
+    # The resigner's checkers all far back, the engine's all home: a gammon at least.
+    lost = Position(_side({19: 5, 20: 5, 21: 5}), _side({1: 5, 2: 5, 3: 5}))
+    probabilities, equity = engine.evaluate(lost, Context())
+    assert probabilities[0] < 0.01 and probabilities[3] > 0.5 and equity < -1
+    assert not engine.accepts(lost, 1, Context())
+    assert engine.accepts(lost, 3, Context())
+
+
 def test_a_dead_gnubg_is_noticed_and_restarted_and_answers(engine):
     p = Position.initial()
     first = engine.play(p, (3, 1), Context())
