@@ -21,7 +21,11 @@ from bgboard.board_cmd import LinkFailure, _err, port_option
 from bgboard.engine import (DEFAULT_LEVEL, LEVELS, Context, Engine, EngineError, position_of,
                             turn_of)
 
-POLL_S = 0.05  # how often the engine's side looks at the board's state
+# The engine's side asks the board's state when the board said something (an event, a
+# checker moved, a refusal), and at least this often: `state` costs a Pico some milliseconds.
+LOOK_S = 1.0
+WAIT_S = 0.2  # ... or this often while the person's finished play stands (--wait)
+POLL_S = 0.05  # the link is read this often
 
 
 class EngineDriver:
@@ -42,13 +46,23 @@ class EngineDriver:
         self.accepted = self.rejected = 0  # resignations offered to the engine
         self.guides = 0
         self._guided = None  # (start Position, dice, target Position) of the last guide
-        self._last = 0.0
+        self._next = 0.0  # when to look at the state again
         self._ready_since = None  # when the engine's throw became due (grace)
         self._ready_key = None
+        shown = link.on_live
+
+        def on_live(msg):
+            if msg.get("live") in ("board", "refused", "autoplay"):
+                self._next = 0.0  # something happened: look
+            if shown is not None:
+                shown(msg)
+
+        link.on_live = on_live
 
     # --- the board's events -----------------------------------------------------------------
 
     def event(self, ev):
+        self._next = 0.0
         if ev["ev"] != "play" or ev["player"] != self.side or self._guided is None:
             return
         start, dice, target = self._guided
@@ -68,15 +82,16 @@ class EngineDriver:
 
     def step(self):
         now = time.monotonic()
-        if now - self._last < POLL_S:
+        if now < self._next:
             return
-        self._last = now
+        self._next = now + LOOK_S
         from bgboard.link import Refused
 
         try:
             self._act(self.link.command("state"), now)
         except Refused:
-            pass  # the board moved on meanwhile (or the checkers are not right yet): again
+            self._next = now + WAIT_S  # the board moved on meanwhile, or the checkers are
+            # not right yet: again soon
 
     def _context(self, st, player):
         m = st["match"]
@@ -130,6 +145,7 @@ class EngineDriver:
             self._ready_key = key
             self._ready_since = now
         if now - self._ready_since < self.grace:
+            self._next = min(self._next, now + WAIT_S)
             return
         if "double" in allowed:
             advice = self.engine.cube(position_of(g["position_id"], side),

@@ -35,7 +35,8 @@ def _engine(*args, **kw):
 
 def _figures(out):
     m = re.search(r"engine: (\d+) play\(s\) as gnubg chose them, (\d+) otherwise; (\d+) "
-                  r"double\(s\), (\d+) take\(s\), (\d+) drop\(s\); gnubg restarted (\d+)", out)
+                  r"double\(s\), (\d+) take\(s\), (\d+) drop\(s\); \d+ resignation\(s\) accepted, "
+                  r"\d+ rejected; gnubg restarted (\d+)", out)
     g = re.search(r"guided: (\d+) engine play\(s\) made by the hands as lit \((\d+) "
                   r"checker\(s\) lit first, (\d+) not\); (\d+) wrong play\(s\) made on "
                   r"purpose: (\d+) shown as wrong, (\d+) refused", out)
