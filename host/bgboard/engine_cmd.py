@@ -17,7 +17,7 @@ import time
 
 import click
 
-from bgboard.board_cmd import LinkFailure, _err, port_option
+from bgboard.board_cmd import LinkFailure, _check_name, _err, port_option
 from bgboard.engine import (DEFAULT_LEVEL, LEVELS, Context, Engine, EngineError, position_of,
                             turn_of)
 
@@ -224,7 +224,7 @@ def engine(sim, autoplay, port, side, level, seed, length, log_dir, grace, wrong
     engine_side = 0 if side == "white" else 1
     names = ["White", "Black"]
     if name:
-        names[1 - engine_side] = name
+        names[1 - engine_side] = _check_name(name, "--name")
     names[engine_side] = engine_name(level)
     eng = Engine(level)
     try:
