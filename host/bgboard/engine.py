@@ -46,6 +46,9 @@ LEVELS = {
     "worldclass": (2, 0.0),
 }
 DEFAULT_LEVEL = "expert"
+COACH_LEVEL = "worldclass"  # rates the person's plays
+# gnubg's default thresholds for marking a checker play (equity lost, cubeful): its labels.
+MARKS = ((0.160, "very bad"), (0.080, "bad"), (0.040, "doubtful"))
 START_S = 30.0  # gnubg loads its networks and tables at start: a second or two here
 ANSWER_S = 120.0  # world class answers in well under a second; a machine may be busy
 
@@ -84,6 +87,17 @@ class Context(namedtuple("Context", ("player", "length", "score", "crawford", "c
 
 
 CubeAdvice = namedtuple("CubeAdvice", ("double", "take", "beaver", "equities", "text"))
+# A play rated: `lost` equity against gnubg's `best` play ((from, to) steps), `mark` gnubg's
+# label ("", "doubtful", "bad", "very bad"), and both plays' cubeful equities.
+Rating = namedtuple("Rating", ("lost", "mark", "best", "equity", "best_equity"))
+
+
+def mark(lost):
+    """gnubg's label for a checker play that loses `lost` equity ("" for none)."""
+    for threshold, name in MARKS:
+        if lost >= threshold:
+            return name
+    return ""
 
 
 def find_gnubg():
@@ -244,21 +258,21 @@ class Engine:
 
     # --- questions ----------------------------------------------------------------------------
 
-    def play(self, position, dice, ctx):
+    def play(self, position, dice, ctx, level=None):
         """gnubg's play for `position` (a bgcore Position, the player on roll moving) with
         `dice`: [(from, to), ...], one step a die, in the mover's numbering (25 the bar, 0
-        off); [] when nothing can be played."""
+        off); [] when nothing can be played. level: another than the engine's."""
         answer = self.ask({"op": "play", "position": position.to_id(),
                            "dice": [int(dice[0]), int(dice[1])], "ctx": ctx.to_json(),
-                           "level": self._settings})
+                           "level": level_settings(level) if level else self._settings})
         return [(int(a), int(b)) for a, b in answer["moves"]]
 
-    def cube(self, position, ctx):
+    def cube(self, position, ctx, level=None):
         """gnubg's cube decision in `position` before the roll of the player on roll (the
         mover; ctx.player): whether to double, and whether the opponent should take (or
         beaver)."""
         answer = self.ask({"op": "cube", "position": position.to_id(), "ctx": ctx.to_json(),
-                           "level": self._settings})
+                           "level": level_settings(level) if level else self._settings})
         return CubeAdvice(bool(answer["double"]), bool(answer["take"]), bool(answer["beaver"]),
                           answer["equities"], answer["text"])
 
@@ -268,6 +282,29 @@ class Engine:
         answer = self.ask({"op": "evaluate", "position": position.to_id(), "ctx": ctx.to_json(),
                            "level": self._settings})
         return tuple(answer["probabilities"]), float(answer["equity"])
+
+    def equity_after(self, after, ctx, level=COACH_LEVEL):
+        """The cubeful equity, for the player who just moved, of `after` (a Position, that
+        player still the mover; ctx.player that player): the opponent is on roll, with its
+        cube decision."""
+        if after.mover[0] == 15:  # the game is won: single, gammon or backgammon
+            from bgcore.game import win_level
+
+            return float(win_level(after))
+        opponent = ctx._replace(player=1 - ctx.player)
+        return -self.cube(after.swapped(), opponent, level).equities["optimal"]
+
+    def rate(self, start, dice, after, ctx, level=COACH_LEVEL):
+        """Rate a play: from `start` with `dice` the mover (ctx.player) reached `after`.
+        A Rating against gnubg's best play at `level`."""
+        best = self.play(start, dice, ctx, level)
+        best_after = turn_of(start, dice, best).position
+        if best_after == after:
+            return Rating(0.0, "", best, None, None)
+        best_eq = self.equity_after(best_after, ctx, level)
+        eq = self.equity_after(after, ctx, level)
+        lost = max(0.0, best_eq - eq)
+        return Rating(lost, mark(lost), best, eq, best_eq)
 
     def accepts(self, position, level, ctx):
         """Whether the engine accepts a resignation of `level` (1 single, 2 gammon, 3

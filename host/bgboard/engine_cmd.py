@@ -34,7 +34,7 @@ class EngineDriver:
     person's finished play must stand before the engine throws (a person may still take a
     checker back; the simulated hands need none)."""
 
-    def __init__(self, engine, side, link, say=_err, grace=0.0):
+    def __init__(self, engine, side, link, say=_err, grace=0.0, coach=False):
         self.engine = engine
         self.side = side
         self.link = link
@@ -44,6 +44,10 @@ class EngineDriver:
         self.mismatches = []  # ... committed otherwise
         self.doubles = self.takes = self.drops = 0
         self.accepted = self.rejected = 0  # resignations offered to the engine
+        self.coach = coach  # say each rating as it comes
+        self.ratings = []  # (player's play in .mat words, bgboard.engine.Rating)
+        self._game = None  # bgboard.events.GameLog of the game being played (its position)
+        self._st = None  # the last state seen
         self.guides = 0
         self._guided = None  # (start Position, dice, target Position) of the last guide
         self._next = 0.0  # when to look at the state again
@@ -63,6 +67,7 @@ class EngineDriver:
 
     def event(self, ev):
         self._next = 0.0
+        self._follow(ev)
         if ev["ev"] != "play" or ev["player"] != self.side or self._guided is None:
             return
         start, dice, target = self._guided
@@ -77,6 +82,44 @@ class EngineDriver:
             self.plays += 1
         else:
             self.mismatches.append((start.to_id(), list(dice), ev["moves"]))
+
+    def _follow(self, ev):
+        # The game's position from its events; the person's plays rated on the way.
+        from bgboard.events import EventError, GameLog
+
+        kind = ev["ev"]
+        if kind == "game":
+            self._game = GameLog(ev["number"], ev["score"], ev["crawford"], ev["seq"])
+            return
+        game = self._game
+        if game is None or game.over:
+            return
+        if kind == "play" and ev["player"] != self.side and ev["moves"] \
+                and self._st is not None and "match" in self._st:
+            self._rate(game.position(ev["player"]), ev)
+        try:
+            game.apply(ev)
+        except EventError:
+            self._game = None  # not followed any more (a log's problem, not a player's)
+
+    def _rate(self, start, ev):
+        from bgcore import notation
+
+        player = ev["player"]
+        dice = tuple(ev["dice"])
+        try:
+            turn = turn_of(start, dice, [(m[0], m[1]) for m in ev["moves"]])
+        except ValueError:
+            return
+        st = self._st
+        ctx = self._context(st, player)
+        rating = self.engine.rate(start, dice, turn.position, ctx)
+        words = notation(turn.steps)
+        self.ratings.append((words, rating))
+        if self.coach and rating.mark:
+            best = turn_of(start, dice, rating.best)
+            self.say("%d-%d %s: %s (%.3f lost; gnubg plays %s)" % (
+                dice[0], dice[1], words, rating.mark, rating.lost, notation(best.steps)))
 
     # --- acting -------------------------------------------------------------------------------
 
@@ -104,6 +147,7 @@ class EngineDriver:
     def _act(self, st, now):
         if st.get("phase") != "playing" or "game" not in st:
             return
+        self._st = st
         g = st["game"]
         allowed = g["allowed"]
         on_roll = g["player"]
@@ -170,6 +214,13 @@ class EngineDriver:
         self.link.command("guide", moves=[list(s) for s in steps], start=info["start"])
         self.guides += 1
         self._guided = (start, dice, target)
+
+    def rated(self):
+        marks = [r.mark for _, r in self.ratings]
+        return ("person: %d play(s) rated by gnubg (world class): %d doubtful, %d bad, %d very "
+                "bad; %.3f equity lost in all" % (
+                    len(self.ratings), marks.count("doubtful"), marks.count("bad"),
+                    marks.count("very bad"), sum(r.lost for _, r in self.ratings)))
 
     def summary(self):
         return ("engine: %d play(s) as gnubg chose them, %d otherwise; %d double(s), %d "
@@ -277,6 +328,7 @@ def _autoplay(eng, side, seed, length, log_dir, names, wrong_pct, grace):
         shutil.rmtree(flash, ignore_errors=True)
     d = drivers[0]
     click.echo(d.summary())
+    click.echo(d.rated())
     click.echo("guided: %d engine play(s) made by the hands as lit (%d checker(s) lit first, "
                "%d not); %d wrong play(s) made on purpose: %d shown as wrong, %d refused" % (
                    done.get("guided", 0), done.get("lit", 0), done.get("unlit", 0),
@@ -300,7 +352,7 @@ def _on_board(eng, side, port, grace, length):
 
     link = open_link(port, reconnect=True, sync=False,
                      on_problem=lambda t: _err("warning: %s" % t))
-    driver = EngineDriver(eng, side, link, grace=grace)
+    driver = EngineDriver(eng, side, link, grace=grace, coach=True)
     link.on_event = driver.event
     try:
         link.connect(wait=True)
@@ -322,6 +374,7 @@ def _on_board(eng, side, port, grace, length):
     finally:
         link.close()
         click.echo(driver.summary())
+        click.echo(driver.rated())
 
 
 COMMANDS = [engine]

@@ -12,7 +12,7 @@ import signal
 import pytest
 
 from bgboard.engine import (LEVELS, Context, Engine, EngineError, EngineMissing, LevelError,
-                            turn_of)
+                            mark, turn_of)
 from bgcore import Position, legal_plays
 
 
@@ -117,6 +117,26 @@ def test_cube_decisions_at_the_extremes(engine):
     # Match play: in the Crawford game nobody doubles.
     assert not engine.cube(ahead, Context(length=5, score=(4, 2), crawford=True)).double
     assert set(won.equities) == {"optimal", "no_double", "take", "drop"}
+
+
+def test_a_play_is_rated_against_gnubgs_best_with_its_labels(engine):
+    p = Position.initial()
+    best = engine.rate(p, (3, 1), turn_of(p, (3, 1), [(8, 5), (6, 5)]).position, Context())
+    assert best.lost == 0.0 and best.mark == "" and best.best == [(8, 5), (6, 5)]
+    # Slotting with both dice from the 8 instead of making the 5-point: a blunder.
+    worse = engine.rate(p, (3, 1), turn_of(p, (3, 1), [(8, 7), (8, 5)]).position, Context())
+    assert worse.lost > 0.16 and worse.mark == "very bad" and worse.best == [(8, 5), (6, 5)]
+    assert worse.best_equity - worse.equity == worse.lost
+    # gnubg's default thresholds
+    assert [mark(x) for x in (0.0, 0.039, 0.04, 0.079, 0.08, 0.159, 0.16, 1.0)] == [
+        "", "", "doubtful", "doubtful", "bad", "bad", "very bad", "very bad"]
+    # A play that wins is worth what it wins: with 6-1 the last two checkers come off, but
+    # 6/5/off leaves one, and the opponent then bears off its last: a whole game thrown.
+    race = Position(_side({6: 1, 1: 1}), _side({1: 1}))
+    thrown = engine.rate(race, (6, 1), turn_of(race, (6, 1), [(6, 5), (5, 0)]).position,
+                         Context())
+    assert thrown.best_equity == 1.0 and thrown.equity < -0.99
+    assert thrown.lost > 1.99 and thrown.mark == "very bad"
 
 
 def test_resignations_are_accepted_when_they_give_what_playing_on_is_worth(engine):

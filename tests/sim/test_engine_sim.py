@@ -69,6 +69,12 @@ def test_a_match_against_gnubg_guided_on_the_leds_and_logged(tmp_path):
     engine_plays = [e for e in events if e["ev"] == "play" and e["player"] == 1
                     and e["moves"]]
     assert len(engine_plays) == plays
+    # Each of the person's plays rated by gnubg (the hands play at random: badly).
+    rated = re.search(r"person: (\d+) play\(s\) rated by gnubg \(world class\): (\d+) "
+                      r"doubtful, (\d+) bad, (\d+) very bad; ([0-9.]+) equity lost", out)
+    person_plays = [e for e in events if e["ev"] == "play" and e["player"] == 0 and e["moves"]]
+    assert rated and int(rated.group(1)) == len(person_plays), out
+    assert int(rated.group(4)) >= 1 and float(rated.group(5)) > 0.5
     (mat,) = [n for n in os.listdir(log) if n.endswith(".mat")]
     with open(os.path.join(log, mat)) as f:
         text = f.read()
