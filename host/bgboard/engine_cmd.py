@@ -249,6 +249,8 @@ def engine_name(level):
 @click.option("--match", "length", type=click.IntRange(1, 64), default=None, metavar="N",
               help="An N-point match (with --autoplay: default 3; on a board: started "
                    "now, else the engine plays the match or session in progress).")
+@click.option("--games", type=click.IntRange(1, 10000), default=None, metavar="K",
+              help="With --autoplay: a money session of K games instead of a match.")
 @click.option("--log", "log_dir", type=click.Path(file_okay=False), default=None,
               help="With --autoplay: record the journal, .mat and .sgf into this folder.")
 @click.option("--wait", "grace", type=click.FloatRange(0), default=None,
@@ -258,10 +260,12 @@ def engine_name(level):
               help="With --autoplay: how often the hands first move the engine's checkers "
                    "wrongly (the board must refuse it), then right.")
 @click.option("--name", default=None, help="The person's name (default White or Black).")
-def engine(sim, autoplay, port, side, level, seed, length, log_dir, grace, wrong_pct, name):
+def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, grace, wrong_pct,
+           name):
     """Play against GNU Backgammon on the board: it plays one side, the board shows its
     plays on the LEDs and the person moves its checkers. With --sim --autoplay a whole
-    match on a fresh virtual board, the simulated hands for the person."""
+    match (or --games K: a money session) on a fresh virtual board, the simulated hands for
+    the person."""
     if autoplay and not sim:
         raise click.UsageError("--autoplay goes with --sim")
     if sim and not autoplay:
@@ -269,9 +273,11 @@ def engine(sim, autoplay, port, side, level, seed, length, log_dir, grace, wrong
                                "and `bgboard engine --port` on its port)")
     if sim and port:
         raise click.UsageError("--sim or --port, not both")
-    if not autoplay and (log_dir or wrong_pct):
-        raise click.UsageError("--log and --wrong-pct go with --autoplay (`bgboard log` "
-                               "records a board's games)")
+    if not autoplay and (log_dir or wrong_pct or games):
+        raise click.UsageError("--games, --log and --wrong-pct go with --autoplay (`bgboard "
+                               "log` records a board's games)")
+    if length and games:
+        raise click.UsageError("--match N or --games K, not both")
     engine_side = 0 if side == "white" else 1
     names = ["White", "Black"]
     if name:
@@ -284,8 +290,8 @@ def engine(sim, autoplay, port, side, level, seed, length, log_dir, grace, wrong
         raise click.UsageError(str(e)) from None  # one line, exit 2
     try:
         if autoplay:
-            _autoplay(eng, engine_side, seed, length or 3, log_dir, tuple(names), wrong_pct,
-                      grace or 0.0)
+            _autoplay(eng, engine_side, seed, length or 3, games, log_dir, tuple(names),
+                      wrong_pct, grace or 0.0)
         else:
             _on_board(eng, engine_side, port, 1.5 if grace is None else grace, length)
     except EngineError as e:
@@ -294,15 +300,16 @@ def engine(sim, autoplay, port, side, level, seed, length, log_dir, grace, wrong
         eng.close()
 
 
-def _autoplay(eng, side, seed, length, log_dir, names, wrong_pct, grace):
+def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace):
     from bgboard.sim_cmd import _autoplay as follow
     from bgboard.sim_cmd import _done, _interrupt
     from bgboard.virtual import VirtualBoard, VirtualBoardError
 
     flash = tempfile.mkdtemp(prefix="bgboard-engine-")
-    board = VirtualBoard(flash, ["--seed", str(seed), "--autoplay", str(length),
-                                 "--engine-side", str(side), "--wrong-pct", str(wrong_pct),
-                                 "--speed", "0"])
+    what = ["--games", str(games)] if games else ["--autoplay", str(length)]
+    board = VirtualBoard(flash, ["--seed", str(seed)] + what +
+                         ["--engine-side", str(side), "--wrong-pct", str(wrong_pct),
+                          "--speed", "0"])
     status = os.path.join(board.flash, "autoplay.json")
     try:
         port = board.start()
@@ -318,7 +325,7 @@ def _autoplay(eng, side, seed, length, log_dir, names, wrong_pct, grace):
         return drivers[0]
 
     try:
-        done = follow(board, port, length, None, log_dir, names, lambda: _done(status),
+        done = follow(board, port, length, games, log_dir, names, lambda: _done(status),
                       driver=attach)
     except KeyboardInterrupt:
         _err("stopped")

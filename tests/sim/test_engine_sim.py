@@ -110,7 +110,7 @@ def _gnubg_child(pid):
 
 def test_gnubg_killed_mid_match_is_restarted_and_the_match_goes_on(tmp_path):
     log = str(tmp_path / "log")
-    run = _engine("--seed", "3", "--match", "3", "--log", log)
+    run = _engine("--seed", "3", "--match", "3", "--log", log, "--wait", "0.2")
     try:
         journal = os.path.join(log, "journal.jsonl")
         killed = None
@@ -133,6 +133,29 @@ def test_gnubg_killed_mid_match_is_restarted_and_the_match_goes_on(tmp_path):
     (match,) = build_matches(_events(log))
     assert match.over is not None  # played to its end
     assert len([e for e in _events(log) if e["ev"] == "play" and e["player"] == 1]) > 10
+
+
+def test_a_money_session_against_gnubg(tmp_path):
+    from test_host_gnubg import run_gnubg, troubles
+
+    log = str(tmp_path / "log")
+    run = _engine("--seed", "2", "--games", "2", "--log", log)
+    out, err = run.communicate(timeout=600)
+    assert run.returncode == 0, err[-2000:]
+    (plays, other, doubles, takes, *_rest), (guided, lit, unlit, *_w) = _figures(out)
+    assert other == 0 and plays == guided >= 20 and unlit == 0
+    events = _events(log)
+    (session,) = build_matches(events)
+    assert session.length == 0 and len(session.games) == 2
+    (mat,) = [n for n in os.listdir(log) if n.endswith(".mat")]
+    jacoby = events[0]["rules"].get("jacoby", False)
+    out = run_gnubg(str(tmp_path), [("m", ["set jacoby %s" % ("on" if jacoby else "off"),
+                                           "import mat %s" % os.path.join(log, mat),
+                                           "show score"])])["m"]
+    assert not troubles(out), troubles(out)
+    found = re.findall(r"The score \(after (\d+) games?\) is: White (\d+), %s (\d+)" % ENGINE,
+                       out)
+    assert found and [int(found[-1][1]), int(found[-1][2])] == session.score, out[-1500:]
 
 
 def test_without_gnubg_one_line_says_how_to_install_it(tmp_path):
