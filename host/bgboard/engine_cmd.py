@@ -177,15 +177,16 @@ class EngineDriver:
                     self.link.command("reject")
             return
         if on_roll != side:
-            self._ready_since = None
-            return
+            self._ready_since = self._ready_key = None  # the next throw waits afresh (two
+            return  # rolls with no play in a row leave the position as it was)
         if g["dice"]:
             self._guide(st)
             return
         if "roll" not in allowed:
             return
+        # The person's play as it now stands: the engine throws once it has stood `grace`.
         key = (g["position_id"], tuple(tuple(m) for m in g.get("moves", [])))
-        if key != self._ready_key:  # the person's play as it now stands
+        if key != self._ready_key or self._ready_since is None:
             self._ready_key = key
             self._ready_since = now
         if now - self._ready_since < self.grace:
