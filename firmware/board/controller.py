@@ -40,8 +40,6 @@ class Board:
     journal (board.journal.Journal or None), renderer (board.leds.Renderer or None) and
     emit (called with each message for the host)."""
 
-    guide = None  # board.guide.Guide: the play the host expects for a turn (the engine's)
-
     def __init__(self, clock, rng, journal=None, renderer=None, emit=None):
         self.clock = clock
         self.rng = rng
@@ -385,12 +383,6 @@ class Board:
         if self.tracker is not None and self.sensed is not None:
             if self.tracker.update(self.sensed).state != STEADY:
                 raise ValueError("the checkers do not show the play: put them right first")
-        if self.guide is not None:
-            from board.guide import allows
-
-            why = allows(self, game, turn)
-            if why:
-                raise ValueError(why)
         moves = [[s.src, s.dst, 1 if s.hit else 0] for s in turn.steps]
         self._commit({"ev": "play", "player": game.player, "dice": list(turn.dice),
                       "moves": moves})
@@ -572,9 +564,7 @@ class Board:
             out.dice_pips(game.dice)  # on the cleared frame: the lit pips only
         r = self.reading
         if self.tracker is not None:
-            g = self.guide
-            if g is None or not g.current(game) or not g.draw(out, self.tracker.mover, r):
-                out.reading(self.tracker.mover, r)
+            out.reading(self.tracker.mover, r)
         else:
             out.differences(r.missing, r.extra)
         out.show()

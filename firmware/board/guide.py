@@ -1,7 +1,8 @@
 # A play the host expects for the turn (GNU Backgammon's, `guide` in docs/protocol.md): the
 # LEDs show it one checker at a time (which to lift, where it goes, the blots it hits and
 # their bar), a checker moved otherwise is shown as wrong, and the board commits no other
-# play. Loaded on the first `guide` command only (RAM).
+# play. Loaded on the first `guide` command only, which hooks it onto that board (hook()):
+# the controller carries no code for it (RAM: the soak's 160K has no room to spare).
 
 from bgcore import Turn
 from board.leds import HIT, ORIGIN, TARGET, WRONG
@@ -92,9 +93,6 @@ class Guide:
         _show(out, side, move)
         return True
 
-    def info(self):
-        return {"player": self.player, "moves": self.steps}
-
 
 def _show(out, side, move):
     # Which checker (its origin), where it goes, the blots it hits on the way and their bar.
@@ -127,6 +125,23 @@ def _make(turn, steps, i):
     return False
 
 
+def parse_steps(text):
+    """[[src, dst], ...] from "8/5 6/5" (one step a die; 25 the bar, 0 off); ValueError."""
+    steps = []
+    for word in text.split():
+        a, _, b = word.partition("/")
+        try:
+            step = [int(a), int(b)]
+        except ValueError:
+            step = None
+        if step is None or not (0 <= step[0] <= 25 and 0 <= step[1] <= 25):
+            raise ValueError("guide: %r is not a step like 8/5 (25 the bar, 0 off)" % word)
+        steps.append(step)
+    if len(steps) > 4:
+        raise ValueError("guide: a roll plays at most 4 steps")
+    return steps
+
+
 def command(board, args):
     """`guide` (firmware/board/app.py): without `moves`, what the turn is; with them (and
     `start`, the turn's Position ID as the host saw it), the play to guide and commit."""
@@ -139,20 +154,53 @@ def command(board, args):
         raise ValueError("guide: no roll is being played")
     start = turn.start.to_id()
     if "moves" in args:
+        steps = parse_steps(args["moves"])
         if args.get("start") != start:
             raise ValueError("guide: the turn being played starts at %s" % start)
-        board.guide = Guide(turn, game.player, args["moves"])
+        g = Guide(turn, game.player, steps)
+        hook(board)
+        board.guide = g
         board.draw()
-    g = board.guide
+    g = getattr(board, "guide", None)
     return {"player": game.player, "dice": list(turn.dice), "start": start,
-            "moves": g.steps if g is not None and g.current(game) else None}
+            "moves": _words(g.steps) if g is not None and g.current(game) else None}
 
 
-def allows(board, game, turn):
-    """None if `turn`'s play may be committed, else why not (the board's guide is another
-    play)."""
-    g = board.guide
-    if g is None or not g.current(game) or turn.position == g.target:
-        return None
-    return "the play to make is %s: move the checkers as the LEDs show" % " ".join(
-        "%d/%d" % (s[0], s[1]) for s in g.steps)
+def _words(steps):
+    return " ".join("%d/%d" % (s[0], s[1]) for s in steps)
+
+
+def hook(board):
+    """Make `board` (board.controller.Board) follow its guide: its play is committed only
+    if it is the guide's (the opponent's throw, double or resignation is refused before),
+    and its renderer draws the guide in place of the tracker's reading. Once a board."""
+    if getattr(board, "guide", None) is not None:
+        return  # hooked already
+    accept = board._accept_play
+
+    def accept_guided():
+        m = board.match
+        g = board.guide
+        if m is not None and g is not None and g.current(m.game):
+            turn = m.game.turn
+            if turn.can_end() and turn.position != g.target:
+                raise ValueError("the play to make is %s: move the checkers as the LEDs "
+                                 "show" % _words(g.steps))
+        accept()
+
+    board._accept_play = accept_guided
+    out = board.renderer
+    if out is None:
+        return
+    if getattr(out, "board", None) is None:  # the renderer outlives a board (App's)
+        reading = out.reading
+
+        def reading_guided(side, r):
+            b = out.board
+            g = b.guide
+            m = b.match
+            if g is None or m is None or not g.current(m.game) or not g.draw(out, side, r):
+                reading(side, r)
+
+        out.reading = reading_guided
+    out.board = board

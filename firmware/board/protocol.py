@@ -44,7 +44,7 @@ COMMANDS = {
     "kept": {"name": ("str", False), "offset": ("int", False)},  # journals set aside
     "ack": {"journal": ("int", True), "seq": ("int", True)},  # the host has them stored
     "mem": {},
-    "guide": {"moves": ("steps", False), "start": ("str", False)},  # board/guide.py
+    "guide": {"moves": ("str", False), "start": ("str", False)},  # board/guide.py
 }
 
 
@@ -72,10 +72,6 @@ def _check(kind, value):
     if kind == "dice":
         return (isinstance(value, list) and len(value) == 2
                 and all(_check("int", d) and 1 <= d <= 6 for d in value))
-    if kind == "steps":
-        return isinstance(value, list) and len(value) <= 4 and all(
-            isinstance(m, list) and len(m) == 2 and all(_check("int", p) and 0 <= p <= 25
-                                                        for p in m) for m in value)
     if kind == "names":
         return (isinstance(value, list) and 0 < len(value) <= 16
                 and all(isinstance(v, str) and 0 < len(v) <= 31 for v in value))
@@ -126,7 +122,6 @@ _KIND_WORDS = {
     "dice": "two dice, e.g. [5, 2]",
     "level": "1 (single), 2 (gammon) or 3 (backgammon)",
     "names": "a list of 1 to 16 names (1 to 31 characters each)",
-    "steps": "at most 4 steps [from, to] (0..25)",
 }
 
 

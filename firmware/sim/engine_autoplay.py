@@ -61,7 +61,7 @@ class EngineAutoplay(Autoplay):
             if game.player != engine:
                 self.play_roll(game)
                 return
-            g = board.guide
+            g = getattr(board, "guide", None)  # board.guide: set by the host's guide command
             if g is None or not g.current(game):
                 self.idle()  # the engine's play has not come yet
                 return

@@ -212,7 +212,8 @@ class EngineDriver:
             target = turn_of(start, dice, steps).position  # gnubg's play, checked by bgcore
         except ValueError as e:
             raise EngineError("gnubg's play %s is not legal here: %s" % (steps, e)) from None
-        self.link.command("guide", moves=[list(s) for s in steps], start=info["start"])
+        self.link.command("guide", moves=" ".join("%d/%d" % s for s in steps),
+                          start=info["start"])
         self.guides += 1
         self._guided = (start, dice, target)
 

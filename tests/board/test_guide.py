@@ -61,8 +61,8 @@ def test_the_play_is_lit_a_checker_at_a_time_and_only_it_commits():
     board, eyes, events, out = rig((3, 1), (6, 5))
     info = command(board, {})
     assert info["player"] == WHITE and info["dice"] == [3, 1] and info["moves"] is None
-    info = guide(board, [[8, 5], [6, 5]])
-    assert info["moves"] == [[8, 5], [6, 5]]
+    info = guide(board, "8/5 6/5")
+    assert info["moves"] == "8/5 6/5"
     assert lit(out, ORIGIN) == [8] and lit(out, TARGET) == [5]
     eyes.lift(WHITE, 8)  # the right checker: only its destination, not every legal one
     assert lit(out, ORIGIN) == [8] and lit(out, TARGET) == [5]
@@ -91,7 +91,7 @@ def test_a_hit_shows_the_blot_and_the_bar_it_goes_to():
     eyes.carry(WHITE, 24, 18)  # white leaves blots on its 18 and 9
     eyes.carry(WHITE, 13, 9)
     board.roll()  # black 6-2: gnubg's 13/7*/5 hits white's 18 (black's 7) on the way
-    guide(board, [[13, 7], [7, 5]])
+    guide(board, "13/7 7/5")
     # black's 13, 7 and 5 are white's 12, 18 and 20
     assert lit(out, ORIGIN) == [12] and lit(out, TARGET) == [20]
     assert lit(out, HIT) == [18, "bar0"]
@@ -107,21 +107,21 @@ def test_a_hit_shows_the_blot_and_the_bar_it_goes_to():
 def test_a_guide_must_be_a_whole_legal_play_of_the_turn_being_played():
     board, eyes, events, out = rig((3, 1))
     start = board.match.game.turn.start.to_id()
-    raises(ValueError, command, board, {"moves": [[8, 5]], "start": start})  # half a play
-    e = raises(ValueError, command, board, {"moves": [[8, 4], [6, 5]], "start": start})
+    raises(ValueError, command, board, {"moves": "8/5", "start": start})  # half a play
+    e = raises(ValueError, command, board, {"moves": "8/4 6/5", "start": start})
     assert "8/4 6/5 is not a whole play of 3-1" in str(e)
-    e = raises(ValueError, command, board, {"moves": [[8, 5], [6, 5]],
-                                            "start": "AAAAAAAAAAAAAA"})
+    e = raises(ValueError, command, board, {"moves": "8/5 6/5", "start": "AAAAAAAAAAAAAA"})
     assert "starts at" in str(e)  # another turn's (stale)
-    assert board.guide is None
-    assert parse(b'{"cmd": "guide", "moves": [[8, 5], [6, 5]], "start": "x"}')[0] == "guide"
-    raises(CommandError, parse, b'{"cmd": "guide", "moves": [[8, 26]]}')
-    raises(CommandError, parse,
-           b'{"cmd": "guide", "moves": [[8, 5], [6, 5], [1, 0], [2, 0], [3, 0]]}')
+    e = raises(ValueError, command, board, {"moves": "8/26 6/5", "start": start})
+    assert "not a step" in str(e)
+    raises(ValueError, command, board, {"moves": "8/5 6/5 1/0 2/0 3/0", "start": start})
+    assert getattr(board, "guide", None) is None
+    assert parse(b'{"cmd": "guide", "moves": "8/5 6/5", "start": "x"}')[0] == "guide"
+    raises(CommandError, parse, b'{"cmd": "guide", "moves": [[8, 5]]}')
 
 def test_a_new_turn_leaves_the_guide_behind():
     board, eyes, events, out = rig((3, 1), (3, 1), (2, 1))
-    guide(board, [[8, 5], [6, 5]])
+    guide(board, "8/5 6/5")
     eyes.carry(WHITE, 8, 5)
     eyes.carry(WHITE, 6, 5)
     board.roll()  # black's 3-1: any play of it commits
