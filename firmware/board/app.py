@@ -371,6 +371,10 @@ class App:
             return self._kept(args.get("name"), args.get("offset", 0))
         elif cmd == "ack":
             return self._ack(args["journal"], args["seq"])
+        elif cmd == "guide":
+            from board.guide import command  # loaded when a host guides a play
+
+            return command(board, args)
         elif cmd == "mem":
             return {"free": _mem_free(), "least_free": self.least_free,
                     "largest": _largest_block()}

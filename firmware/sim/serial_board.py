@@ -12,8 +12,10 @@
 # simulated players (sim.autoplay) play N matches of LENGTH points on the board (default 1
 # match; --games K: a money session of K games instead; --double-pct, --take-pct as
 # sim.autoplay.Autoplay takes them) while the host
-# watches; a {"live": "autoplay", ...} line reports after each game and at the end (and
-# autoplay.json in the flash folder).
+# watches (--engine-side S: the host's engine plays side S, the players only the other and
+# carry out the plays the board guides; --wrong-pct: how often they first make another
+# play with the engine's checkers, as sim.engine_autoplay says); a {"live": "autoplay", ...}
+# line reports after each game and at the end (and autoplay.json in the flash folder).
 # --journal-bytes: the journal's budget on flash. The host may send commands at any time.
 #
 # Ctrl-C works as on a Pico: SIGINT, or the byte 0x03 on the line, raises KeyboardInterrupt
@@ -223,12 +225,15 @@ class Options:
         self.double_pct = 8
         self.take_pct = 70
         self.clumsy = 20
+        self.engine_side = -1  # the host's engine plays this side (sim.engine_autoplay)
+        self.wrong_pct = 0
         self.journal_bytes = JOURNAL_BYTES
         self.pinmap = None
 
 
 _NUMBERS = {"--seed": int, "--speed": float, "--autoplay": int, "--matches": int, "--games": int,
-            "--double-pct": int, "--take-pct": int, "--clumsy": int, "--journal-bytes": int}
+            "--double-pct": int, "--take-pct": int, "--clumsy": int, "--journal-bytes": int,
+            "--engine-side": int, "--wrong-pct": int}
 
 
 def parse_args(argv):
@@ -261,9 +266,15 @@ def parse_args(argv):
 def autoplay(vb, o):
     """Simulated players play o.matches matches of o.autoplay points (or a money session
     of o.games games), then stop."""
-    from sim.autoplay import Autoplay
+    if o.engine_side >= 0:  # one side is the host's engine: the person plays the other
+        from sim.engine_autoplay import EngineAutoplay
 
-    ap = Autoplay(vb, seed=o.seed, double_pct=o.double_pct, take_pct=o.take_pct)
+        ap = EngineAutoplay(vb, o.engine_side, o.wrong_pct, seed=o.seed,
+                            double_pct=o.double_pct, take_pct=o.take_pct)
+    else:
+        from sim.autoplay import Autoplay
+
+        ap = Autoplay(vb, seed=o.seed, double_pct=o.double_pct, take_pct=o.take_pct)
     games = 0
     if o.games:
         vb.board.new_match(0)
@@ -288,6 +299,9 @@ def _report(vb, ap, matches, done):
     # for whoever runs the simulation: a host that connects late misses the line.
     msg = {"live": "autoplay", "done": done, "matches": matches, "games": ap.games,
            "plays": ap.plays, "mismatches": len(ap.mismatches), "stuck": ap.stuck}
+    if hasattr(ap, "guided"):  # against the host's engine
+        msg.update(guided=ap.guided, lit=ap.lit, unlit=ap.unlit, wrong=ap.wrong,
+                   wrong_shown=ap.wrong_shown, wrong_refused=ap.wrong_refused)
     vb.app.hw.storage.write(AUTOPLAY, json.dumps(msg).encode())
     vb.app.protocol.send(msg)
 

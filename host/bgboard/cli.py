@@ -6,6 +6,7 @@ import click
 
 from bgboard import __version__
 from bgboard.board_cmd import COMMANDS as BOARD_COMMANDS
+from bgboard.engine_cmd import COMMANDS as ENGINE_COMMANDS
 from bgboard.rules_cmd import rules
 from bgboard.play_cmd import play
 from bgboard.sim_cmd import COMMANDS as SIM_COMMANDS
@@ -19,7 +20,7 @@ def cli():
 
 
 cli.add_command(rules)
-for _command in BOARD_COMMANDS + SIM_COMMANDS + [play] + VIEW_COMMANDS:  # ports, ..., view
+for _command in BOARD_COMMANDS + SIM_COMMANDS + [play] + VIEW_COMMANDS + ENGINE_COMMANDS:
     cli.add_command(_command)
 
 

@@ -239,9 +239,12 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0, matches=1):
+def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0, matches=1,
+              driver=None):
     """Follow the simulated players through the port (and log), with a progress bar, until
-    finished() gives their figures. timeout: for each answer of the board."""
+    finished() gives their figures (returned). timeout: for each answer of the board.
+    driver(link), if given, makes a player on the host's side (bgboard.engine_cmd's
+    EngineDriver): its event() sees each event, its step() runs between polls."""
     from bgboard.board_cmd import open_link
     from bgboard.link import LinkError
     from bgboard.monitor import View
@@ -260,11 +263,15 @@ def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0,
 
     started = [0]  # matches begun: the view shows the last
 
+    player = driver(link) if driver is not None else None
+
     def on_event(ev):
         if record is not None:
             record(ev)
         view.apply(ev)
         started[0] += ev["ev"] == "match"
+        if player is not None:
+            player.event(ev)
 
     link.on_event = on_event
     total = games or length * matches
@@ -277,7 +284,9 @@ def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0,
             shown = 0
             done = None
             while done is None:
-                link.poll(0.5)
+                link.poll(0.5 if player is None else 0.02)
+                if player is not None:
+                    player.step()
                 now = _progress(view, games) + max(started[0] - 1, 0) * length
                 if now > shown:
                     bar.update(min(now, total) - shown)
@@ -309,6 +318,7 @@ def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0,
         raise click.ClickException("the board read something other than the hands' play %d "
                                    "time(s): the checkers were put back as it asked"
                                    % done["stuck"])
+    return done
 
 
 def _progress(view, games):

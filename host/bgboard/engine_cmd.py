@@ -1,0 +1,389 @@
+"""`bgboard engine`: GNU Backgammon plays one side on the board (bgboard.engine).
+
+The host watches the board's state. On the engine's turn it asks gnubg whether to double
+(then sends `double`) or throws (`roll`); when the engine has thrown, it asks for gnubg's
+play and sends it to the board as a `guide` (docs/protocol.md): the board lights it one
+checker at a time, the person moves the engine's checkers, and the board commits nothing
+else. A double offered to the engine is taken or dropped as gnubg says. The state is asked
+again after every answer: a gnubg process that died is started again and asked the same
+(bgboard.engine), and a board put back to its journal is guided again.
+"""
+
+import os
+import shutil
+import signal
+import tempfile
+import time
+
+import click
+
+from bgboard.board_cmd import LinkFailure, _check_name, _err, port_option
+from bgboard.engine import (DEFAULT_LEVEL, LEVELS, Context, Engine, EngineError, position_of,
+                            turn_of)
+
+# The engine's side asks the board's state when the board said something (an event, a
+# checker moved, a refusal), and at least this often: `state` costs a Pico some milliseconds.
+LOOK_S = 1.0
+WAIT_S = 0.2  # ... or this often while the person's finished play stands (--wait)
+POLL_S = 0.05  # the link is read this often
+
+
+class EngineDriver:
+    """Plays `side` (0 white, 1 black) on the board behind `link` (bgboard.link.Link) with
+    `engine`. step() once in a while; event(ev) for each committed event. grace: seconds the
+    person's finished play must stand before the engine throws (a person may still take a
+    checker back; the simulated hands need none)."""
+
+    def __init__(self, engine, side, link, say=_err, grace=0.0, coach=False):
+        self.engine = engine
+        self.side = side
+        self.link = link
+        self.say = say
+        self.grace = grace
+        self.plays = 0  # the engine's plays committed as gnubg chose them
+        self.mismatches = []  # ... committed otherwise
+        self.doubles = self.takes = self.drops = 0
+        self.accepted = self.rejected = 0  # resignations offered to the engine
+        self.coach = coach  # say each rating as it comes
+        self.ratings = []  # (player's play in .mat words, bgboard.engine.Rating)
+        self._game = None  # bgboard.events.GameLog of the game being played (its position)
+        self._st = None  # the last state seen
+        self.guides = 0
+        self._guided = None  # (start Position, dice, target Position) of the last guide
+        self._next = 0.0  # when to look at the state again
+        self._ready_since = None  # when the engine's throw became due (grace)
+        self._ready_key = None
+        shown = link.on_live
+
+        def on_live(msg):
+            if msg.get("live") in ("board", "refused", "autoplay"):
+                self._next = 0.0  # something happened: look
+            if shown is not None:
+                shown(msg)
+
+        link.on_live = on_live
+
+    # --- the board's events -----------------------------------------------------------------
+
+    def event(self, ev):
+        self._next = 0.0
+        self._follow(ev)
+        if ev["ev"] != "play" or ev["player"] != self.side or self._guided is None:
+            return
+        start, dice, target = self._guided
+        self._guided = None
+        if tuple(sorted(ev["dice"], reverse=True)) != tuple(sorted(dice, reverse=True)):
+            return
+        try:
+            got = turn_of(start, dice, [(m[0], m[1]) for m in ev["moves"]]).position
+        except ValueError:
+            got = None
+        if got == target:
+            self.plays += 1
+        else:
+            self.mismatches.append((start.to_id(), list(dice), ev["moves"]))
+
+    def _follow(self, ev):
+        # The game's position from its events; the person's plays rated on the way.
+        from bgboard.events import EventError, GameLog
+
+        kind = ev["ev"]
+        if kind == "game":
+            self._game = GameLog(ev["number"], ev["score"], ev["crawford"], ev["seq"])
+            return
+        game = self._game
+        if game is None or game.over:
+            return
+        if kind == "play" and ev["player"] != self.side and ev["moves"] \
+                and self._st is not None and "match" in self._st:
+            self._rate(game.position(ev["player"]), ev)
+        try:
+            game.apply(ev)
+        except EventError:
+            self._game = None  # not followed any more (a log's problem, not a player's)
+
+    def _rate(self, start, ev):
+        from bgcore import notation
+
+        player = ev["player"]
+        dice = tuple(ev["dice"])
+        try:
+            turn = turn_of(start, dice, [(m[0], m[1]) for m in ev["moves"]])
+        except ValueError:
+            return
+        st = self._st
+        ctx = self._context(st, player)
+        rating = self.engine.rate(start, dice, turn.position, ctx)
+        words = notation(turn.steps)
+        self.ratings.append((words, rating))
+        if self.coach and rating.mark:
+            best = turn_of(start, dice, rating.best)
+            self.say("%d-%d %s: %s (%.3f lost; gnubg plays %s)" % (
+                dice[0], dice[1], words, rating.mark, rating.lost, notation(best.steps)))
+
+    # --- acting -------------------------------------------------------------------------------
+
+    def step(self):
+        now = time.monotonic()
+        if now < self._next:
+            return
+        self._next = now + LOOK_S
+        from bgboard.link import Refused
+
+        try:
+            self._act(self.link.command("state"), now)
+        except Refused:
+            self._next = now + WAIT_S  # the board moved on meanwhile, or the checkers are
+            # not right yet: again soon
+
+    def _context(self, st, player):
+        m = st["match"]
+        g = st["game"]
+        rules = st.get("settings", {}).get("rules", {})
+        return Context(player=player, length=m["length"], score=m["score"],
+                       crawford=m["crawford"], cube=g["cube"], owner=g["cube_owner"],
+                       jacoby=rules.get("jacoby", False), beavers=rules.get("beavers", False))
+
+    def _act(self, st, now):
+        if st.get("phase") != "playing" or "game" not in st:
+            return
+        self._st = st
+        g = st["game"]
+        allowed = g["allowed"]
+        on_roll = g["player"]
+        side = self.side
+        if "take" in allowed:  # a double stands: the doubler is on roll
+            if on_roll != side:
+                advice = self.engine.cube(position_of(g["position_id"], on_roll),
+                                          self._context(st, on_roll))
+                if advice.take:
+                    self.takes += 1
+                    self.link.command("take")
+                else:
+                    self.drops += 1
+                    self.link.command("drop")
+            return
+        if "accept" in allowed:  # a resignation stands: the resigner is on roll
+            if on_roll != side:
+                from bgcore.matchid import decode
+
+                level = decode(g["match_id"])["resignation"]
+                if self.engine.accepts(position_of(g["position_id"], on_roll), level,
+                                       self._context(st, on_roll)):
+                    self.accepted += 1
+                    self.link.command("accept")
+                else:
+                    self.rejected += 1
+                    self.link.command("reject")
+            return
+        if on_roll != side:
+            self._ready_since = self._ready_key = None  # the next throw waits afresh (two
+            return  # rolls with no play in a row leave the position as it was)
+        if g["dice"]:
+            self._guide(st)
+            return
+        if "roll" not in allowed:
+            return
+        # The person's play as it now stands: the engine throws once it has stood `grace`.
+        key = (g["position_id"], tuple(tuple(m) for m in g.get("moves", [])))
+        if key != self._ready_key or self._ready_since is None:
+            self._ready_key = key
+            self._ready_since = now
+        if now - self._ready_since < self.grace:
+            self._next = min(self._next, now + WAIT_S)
+            return
+        if "double" in allowed:
+            advice = self.engine.cube(position_of(g["position_id"], side),
+                                      self._context(st, side))
+            if advice.double:
+                self.doubles += 1
+                self.link.command("double")
+                return
+        self.link.command("roll")
+
+    def _guide(self, st):
+        info = self.link.command("guide")
+        if info.get("moves") is not None or info["player"] != self.side:
+            return
+        start = position_of(info["start"], 0)  # the ID is the mover's own
+        dice = tuple(info["dice"])
+        steps = self.engine.play(start, dice, self._context(st, self.side))
+        try:
+            target = turn_of(start, dice, steps).position  # gnubg's play, checked by bgcore
+        except ValueError as e:
+            raise EngineError("gnubg's play %s is not legal here: %s" % (steps, e)) from None
+        self.link.command("guide", moves=" ".join("%d/%d" % s for s in steps),
+                          start=info["start"])
+        self.guides += 1
+        self._guided = (start, dice, target)
+
+    def rated(self):
+        marks = [r.mark for _, r in self.ratings]
+        return ("person: %d play(s) rated by gnubg (world class): %d doubtful, %d bad, %d very "
+                "bad; %.3f equity lost in all" % (
+                    len(self.ratings), marks.count("doubtful"), marks.count("bad"),
+                    marks.count("very bad"), sum(r.lost for _, r in self.ratings)))
+
+    def summary(self):
+        return ("engine: %d play(s) as gnubg chose them, %d otherwise; %d double(s), %d "
+                "take(s), %d drop(s); %d resignation(s) accepted, %d rejected; gnubg restarted "
+                "%d time(s)" % (self.plays, len(self.mismatches), self.doubles, self.takes,
+                                self.drops, self.accepted, self.rejected,
+                                self.engine.restarts))
+
+
+def engine_name(level):
+    return "gnubg %s" % level
+
+
+@click.command()
+@click.option("--sim", is_flag=True, help="On a fresh virtual board (with --autoplay).")
+@click.option("--autoplay", is_flag=True,
+              help="With --sim: simulated hands play the person's side and move the "
+                   "engine's checkers as the board guides them; exit 0 when done.")
+@port_option
+@click.option("--side", type=click.Choice(["white", "black"]), default="black",
+              show_default=True, help="The engine's side.")
+@click.option("--level", type=click.Choice(list(LEVELS)), default=DEFAULT_LEVEL,
+              show_default=True, help="gnubg's strength (its predefined settings).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="With --sim: sensors, dice and the simulated hands.")
+@click.option("--match", "length", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="An N-point match (with --autoplay: default 3; on a board: started "
+                   "now, else the engine plays the match or session in progress).")
+@click.option("--games", type=click.IntRange(1, 10000), default=None, metavar="K",
+              help="With --autoplay: a money session of K games instead of a match.")
+@click.option("--log", "log_dir", type=click.Path(file_okay=False), default=None,
+              help="With --autoplay: record the journal, .mat and .sgf into this folder.")
+@click.option("--wait", "grace", type=click.FloatRange(0), default=None,
+              help="Seconds the person's finished play stands before the engine throws "
+                   "(default 1.5 on a board, 0 with --autoplay).")
+@click.option("--wrong-pct", type=click.IntRange(0, 100), default=0, show_default=True,
+              help="With --autoplay: how often the hands first move the engine's checkers "
+                   "wrongly (the board must refuse it), then right.")
+@click.option("--name", default=None, help="The person's name (default White or Black).")
+def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, grace, wrong_pct,
+           name):
+    """Play against GNU Backgammon on the board: it plays one side, the board shows its
+    plays on the LEDs and the person moves its checkers. With --sim --autoplay a whole
+    match (or --games K: a money session) on a fresh virtual board, the simulated hands for
+    the person."""
+    if autoplay and not sim:
+        raise click.UsageError("--autoplay goes with --sim")
+    if sim and not autoplay:
+        raise click.UsageError("--sim plays with --autoplay (or run `bgboard sim --view` "
+                               "and `bgboard engine --port` on its port)")
+    if sim and port:
+        raise click.UsageError("--sim or --port, not both")
+    if not autoplay and (log_dir or wrong_pct or games):
+        raise click.UsageError("--games, --log and --wrong-pct go with --autoplay (`bgboard "
+                               "log` records a board's games)")
+    if length and games:
+        raise click.UsageError("--match N or --games K, not both")
+    engine_side = 0 if side == "white" else 1
+    names = ["White", "Black"]
+    if name:
+        names[1 - engine_side] = _check_name(name, "--name")
+    names[engine_side] = engine_name(level)
+    eng = Engine(level)
+    try:
+        eng.start()  # a missing gnubg is said before anything else starts
+    except EngineError as e:
+        raise click.UsageError(str(e)) from None  # one line, exit 2
+    try:
+        if autoplay:
+            _autoplay(eng, engine_side, seed, length or 3, games, log_dir, tuple(names),
+                      wrong_pct, grace or 0.0)
+        else:
+            _on_board(eng, engine_side, port, 1.5 if grace is None else grace, length)
+    except EngineError as e:
+        raise click.ClickException(str(e)) from None
+    finally:
+        eng.close()
+
+
+def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace):
+    from bgboard.sim_cmd import _autoplay as follow
+    from bgboard.sim_cmd import _done, _interrupt
+    from bgboard.virtual import VirtualBoard, VirtualBoardError
+
+    flash = tempfile.mkdtemp(prefix="bgboard-engine-")
+    what = ["--games", str(games)] if games else ["--autoplay", str(length)]
+    board = VirtualBoard(flash, ["--seed", str(seed)] + what +
+                         ["--engine-side", str(side), "--wrong-pct", str(wrong_pct),
+                          "--speed", "0"])
+    status = os.path.join(board.flash, "autoplay.json")
+    try:
+        port = board.start()
+    except (OSError, VirtualBoardError) as e:
+        shutil.rmtree(flash, ignore_errors=True)
+        raise click.ClickException("cannot start the virtual board: %s" % e) from None
+    click.echo("port: %s" % port)
+    signal.signal(signal.SIGTERM, _interrupt)
+    drivers = []
+
+    def attach(link):
+        drivers.append(EngineDriver(eng, side, link, grace=grace))
+        return drivers[0]
+
+    try:
+        done = follow(board, port, length, games, log_dir, names, lambda: _done(status),
+                      driver=attach)
+    except KeyboardInterrupt:
+        _err("stopped")
+        return
+    finally:
+        board.stop()
+        shutil.rmtree(flash, ignore_errors=True)
+    d = drivers[0]
+    click.echo(d.summary())
+    click.echo(d.rated())
+    click.echo("guided: %d engine play(s) made by the hands as lit (%d checker(s) lit first, "
+               "%d not); %d wrong play(s) made on purpose: %d shown as wrong, %d refused" % (
+                   done.get("guided", 0), done.get("lit", 0), done.get("unlit", 0),
+                   done.get("wrong", 0), done.get("wrong_shown", 0),
+                   done.get("wrong_refused", 0)))
+    if d.mismatches:
+        raise click.ClickException("the board committed %d engine play(s) other than gnubg's"
+                                   % len(d.mismatches))
+    if done.get("unlit", 0):
+        raise click.ClickException("the LEDs did not show %d of the engine's checkers before "
+                                   "they were moved" % done["unlit"])
+    if done.get("wrong_shown", 0) != done.get("wrong", 0) or \
+            done.get("wrong_refused", 0) != done.get("wrong", 0):
+        raise click.ClickException("a wrong move of the engine's checkers was not shown or "
+                                   "was committed")
+
+
+def _on_board(eng, side, port, grace, length):
+    from bgboard.board_cmd import open_link
+    from bgboard.link import LinkError
+
+    link = open_link(port, reconnect=True, sync=False,
+                     on_problem=lambda t: _err("warning: %s" % t))
+    driver = EngineDriver(eng, side, link, grace=grace, coach=True)
+    link.on_event = driver.event
+    try:
+        link.connect(wait=True)
+        if length:
+            from bgboard.link import Refused
+
+            try:
+                link.command("new", kind="match", length=length)
+            except Refused as e:
+                raise click.ClickException(str(e)) from None
+        _err("gnubg (%s) plays %s; Ctrl-C stops" % (eng.level, ("white", "black")[side]))
+        while True:
+            link.poll(POLL_S)
+            driver.step()
+    except KeyboardInterrupt:
+        _err("stopped")
+    except LinkError as e:
+        raise LinkFailure(str(e)) from None
+    finally:
+        link.close()
+        click.echo(driver.summary())
+        click.echo(driver.rated())
+
+
+COMMANDS = [engine]
