@@ -142,6 +142,7 @@ testcode: $(BIN)/.installed
 bench: bytecode
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=64K tests/bench/bench_core.py
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=160K tests/bench/bench_sensing.py
+	MICROPYPATH=build/bytecode $(MPY) -X heapsize=192K tests/bench/bench_stress.py 6
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=192K tests/bench/bench_board.py
 	MICROPYPATH=build/bytecode:.frozen $(MPY) -X heapsize=512K tests/bench/mem_report.py
 	$(MAKE) --no-print-directory bench-pico

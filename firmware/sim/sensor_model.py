@@ -9,7 +9,14 @@
 # spread +-offset_spread counts, sensitivity spread +-gain_spread;
 # Gaussian-ish noise (sum of four uniform bytes) of noise counts RMS; drift: a triangle wave
 # per sensor, amplitude up to +-drift counts, period drift_hours (+-50 %). The result is
-# clipped to 0..4095. Deterministic from seed (own xorshift32, same numbers on CPython and
+# clipped to 0..4095.
+#
+# Checkers (a set a builder owns, placed by hand): each checker put on a slot has a magnet of
+# strength `magnets` (the set's, 1.0 the design's) x (1 +- magnet_spread) and lands up to
+# off_centre mm from the sensor's axis; its layer's field is scaled by both (the off-centre
+# factor from hardware/field_table.json's "tolerance", magpylib: 4 mm off costs 26 % of a
+# single checker's field, 12 % of a higher layer's). A stack keeps the mean factor of its
+# checkers when one leaves it; its neighbours see it scaled the same. Deterministic from seed (own xorshift32, same numbers on CPython and
 # MicroPython). read_into does not allocate on 64-bit MicroPython (32-bit ints are small).
 
 from array import array
@@ -23,6 +30,23 @@ PERIOD = 1 << 30  # ticks_ms wraps here on a Pico
 _NOISE_MASK = 255  # noise table of 256 samples
 # Counts of a stack of h checkers on the slot itself, h = 0..15.
 _STEPS = (860, 177, 61) + (10,) * 12
+# A checker's field against its distance from the sensor's axis, at 0, 1, 2 and 4 mm: the
+# bottom layer's and a higher layer's (hardware/field_table.json "tolerance", counts_at_offset
+# for 1 and 2 checkers; tests/hardware checks these against it). 3 mm is interpolated.
+OFF_MM = (0, 1, 2, 4)
+OFF_BOTTOM = (859.0, 843.0, 796.3, 632.1)
+OFF_UPPER = (177.4, 175.9, 171.7, 155.9)  # the second checker's share
+
+
+def _off_factor(table, tenths):
+    # table's value at tenths/10 mm over its value at 0, in 1/4096 (linear between points).
+    mm = tenths / 10
+    for i in range(1, len(OFF_MM)):
+        if mm <= OFF_MM[i] or i == len(OFF_MM) - 1:
+            a, b = OFF_MM[i - 1], OFF_MM[i]
+            v = table[i - 1] + (table[i] - table[i - 1]) * (mm - a) / (b - a)
+            return int(v * 4096 / table[0] + 0.5)
+    return 4096
 
 
 class SimClock:
@@ -54,11 +78,27 @@ class SensorModel:
 
     noise: RMS counts; offset_spread: +-counts; gain_spread: +-fraction; drift: +-counts;
     steps: counts each layer of a stack adds (its last entry repeats for taller stacks);
-    kernels, table: the neighbour table, as board.sensing.Field takes it."""
+    kernels, table: the neighbour table, as board.sensing.Field takes it. magnets: the
+    checker set's strength (1.0 the design's); magnet_spread: +-fraction per checker;
+    off_centre: mm a checker may land off its sensor's axis (these draws have their own
+    random source: the noise and the sensors are the same with or without them)."""
 
     def __init__(self, clock, seed=1, noise=3.0, offset_spread=40, gain_spread=0.02,
-                 drift=0, drift_hours=3.0, kernels=None, table=None, steps=_STEPS):
+                 drift=0, drift_hours=3.0, kernels=None, table=None, steps=_STEPS,
+                 magnets=1.0, magnet_spread=0.0, off_centre=0.0):
         self._clock = clock
+        # Each slot's stack: its field over the design's, in 1/4096 (the mean of its checkers).
+        self.scale = filled("h", SLOTS, 4096)
+        self._magnet = int(magnets * 4096 + 0.5)
+        self._mspread = int(magnet_spread * 4096 + 0.5)
+        self._off_tenths = int(off_centre * 10 + 0.5)
+        self._checkers = self._magnet != 4096 or self._mspread or self._off_tenths
+        self._placing = Rng(seed * 131 + 17)
+        self._offb = filled("h", 41)
+        self._offu = filled("h", 41)
+        for t in range(41):
+            self._offb[t] = _off_factor(OFF_BOTTOM, t)
+            self._offu[t] = _off_factor(OFF_UPPER, t)
         self.rng = Rng(seed)  # its state: where the noise goes on from
         # Gaussian-ish noise samples: four uniform bytes summed (SD 147.8), centred. First,
         # while the heap still has room in one piece.
@@ -95,6 +135,7 @@ class SensorModel:
                 self._phase[s] = ph
         self._nq = filled("i", SLOTS, self._noise_q(noise))
         self._stuck = filled("h", SLOTS, -1)
+        self._dead = bytearray(SLOTS)
         shared = kernels is None and table is None
         if shared:
             kernels, table = neighbour_table()
@@ -162,27 +203,63 @@ class SensorModel:
     def set_heights(self, heights):
         """All 128 signed stack heights (+ white, - black)."""
         for s in range(SLOTS):
-            self.heights[s] = heights[s]
+            self._place(s, heights[s])
         self._rebuild()
 
     def set_slot(self, slot, height):
         """One slot's height; the field is rebuilt at the next reading."""
         if self.heights[slot] != height:
-            self.heights[slot] = height
+            self._place(slot, height)
             self._dirty = True
 
     def set_counts(self, white, black):
         """bgcore-style counts (each side's own points 1..24, bar 25), filled into slots by
         board.layout.expected_slots."""
-        heights_from_counts(white, black, self.heights)
+        for s, h in enumerate(heights_from_counts(white, black)):
+            self._place(s, h)
         self._rebuild()
+
+    def _place(self, slot, height):
+        # The slot's stack becomes height: checkers put on it bring their own strength and
+        # placement; checkers taken off leave the others' mean.
+        old = self.heights[slot]
+        self.heights[slot] = height
+        if not self._checkers:
+            return
+        if old * height <= 0:
+            old = 0  # emptied, or the other colour: a new stack
+        a = old if old >= 0 else -old
+        b = height if height >= 0 else -height
+        if b <= a:
+            if not b:
+                self.scale[slot] = 4096
+            return
+        field = self._field
+        total = field[a] * self.scale[slot]
+        for layer in range(a + 1, b + 1):
+            total += (field[layer] - field[layer - 1]) * self._draw(layer)
+        self.scale[slot] = (total + field[b] // 2) // field[b]
+
+    def _draw(self, layer):
+        # One checker's field factor in 1/4096: its magnet times its placement.
+        rng = self._placing
+        f = self._magnet
+        if self._mspread:
+            f += rng.randint(-self._mspread, self._mspread) * self._magnet >> 12
+        if self._off_tenths:
+            off = (self._offb if layer == 1 else self._offu)[rng.randint(0, self._off_tenths)]
+            f = f * off >> 12
+        return f
 
     # -- faults, for calibration tests --------------------------------------------------
 
     def fault(self, slot, kind):
         """Break a sensor: "high"/"low" stuck at a rail, "noisy" (10x noise), "offset" (zero
-        level 500 counts off)."""
-        if kind == "high":
+        level 500 counts off), "dead" (blind: its zero level and noise, whatever stands on
+        it; a calibration cannot tell it from a good sensor)."""
+        if kind == "dead":
+            self._dead[slot] = 1
+        elif kind == "high":
             self._stuck[slot] = 4095
         elif kind == "low":
             self._stuck[slot] = 0
@@ -203,6 +280,7 @@ class SensorModel:
     def _rebuild(self):
         field = self._field
         h = self.heights
+        scale = self.scale
         kernels = self._kernels
         first = self._nb_first
         other = self._nb_other
@@ -210,12 +288,16 @@ class SensorModel:
         for s in range(SLOTS):
             acc = 0  # neighbours' field, 1/16 count
             for i in range(first[s], first[s + 1]):
-                ho = h[other[i]]
+                o = other[i]
+                ho = h[o]
                 if ho:
                     k = kernels[kernel[i]]
-                    acc += k[ho] if ho > 0 else -k[-ho]
+                    acc += ((k[ho] if ho > 0 else -k[-ho]) * scale[o]) >> 12
             hs = h[s]
             own = field[hs] if hs >= 0 else -field[-hs]
+            own = (own * scale[s] + 2048) >> 12
+            if self._dead[s]:
+                own = acc = 0
             total = own + ((acc + 8) >> 4)
             v = self.zero[s] + ((total * self.gains[s] + 2048) >> 12)
             if self._stuck[s] >= 0:
