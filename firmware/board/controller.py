@@ -10,6 +10,7 @@
 
 from bgcore import Match, Position, Rules, Turn
 from bgcore.position import OFF
+from board.layout import heights_from_counts
 from board.tracker import LIFTED, STEADY, Reading, Tracker, deviations
 
 SETUP = "setup"      # waiting for the starting position to stand
@@ -504,7 +505,8 @@ class Board:
             self.draw()
             return
         if self.phase == SETUP or self.phase == OVER:
-            if self._differences(0, Position.initial(), r):
+            if self._differences(0, Position.initial(), r) or self._start_seen():
+                r.clear()
                 self._commit({"ev": "game"})
         elif self.tracker is not None:
             before = len(self.tracker.turn.moves)
@@ -523,8 +525,44 @@ class Board:
         else:
             expected = self.expected()
             if expected is not None:
-                self._differences(expected[0], expected[1], r)
+                if not self._differences(expected[0], expected[1], r) and \
+                        self.phase == OPENING and self._start_seen():
+                    r.clear()
         self.draw()
+
+    def _start_seen(self):
+        # The starting position, told by which slots hold checkers: each of its points holds
+        # at most five, one to a slot. A new set of checkers may read a level off (a strong
+        # magnet as two): the sensors learn it from here (agreement()). A blind slot's checker
+        # is not seen (Sensed.visible).
+        sensed = self.sensed
+        if sensed is None:
+            return False
+        start = Position.initial()
+        for side, counts in ((0, start.mover), (1, start.opponent)):
+            occ = sensed.occupied[side]
+            for p in range(1, 26):
+                if occ[p] != sensed.visible(side, p, counts[p]):
+                    return False
+        return True
+
+    def agreement(self):
+        """What the sensors may learn from now: True when the sensed board shows the
+        expected position; the starting position's signed heights per slot (a list of 128)
+        when the board shows the starting position before its first roll (by counts, or by
+        the slots that hold checkers: a new set, their strength unknown); None otherwise."""
+        if self.sensed is None or self.expected() is None:
+            return None
+        r = self.reading
+        if r.state != STEADY or r.missing or r.extra:
+            return None
+        if self.phase == OPENING:
+            # At the start the filling convention tells each slot's checkers (a new set's
+            # strength is yet unknown: a reading may be a level off, two slots' errors may
+            # cancel out in a point's count).
+            start = Position.initial()
+            return heights_from_counts(start.mover, start.opponent)
+        return True
 
     def _differences(self, side, position, r):
         # Fill r with the places that differ from position (side on roll); True if none.

@@ -15,8 +15,10 @@
 # strength `magnets` (the set's, 1.0 the design's) x (1 +- magnet_spread) and lands up to
 # off_centre mm from the sensor's axis; its layer's field is scaled by both (the off-centre
 # factor from hardware/field_table.json's "tolerance", magpylib: 4 mm off costs 26 % of a
-# single checker's field, 12 % of a higher layer's). A stack keeps the mean factor of its
-# checkers when one leaves it; its neighbours see it scaled the same. Deterministic from seed (own xorshift32, same numbers on CPython and
+# single checker's field, 12 % of a higher layer's). A hand takes a stack's top checker: the
+# bottom one stays what it is, the upper ones left keep their mean. Neighbours see a stack
+# scaled as the sensor under it does.
+# Deterministic from seed (own xorshift32, same numbers on CPython and
 # MicroPython). read_into does not allocate on 64-bit MicroPython (32-bit ints are small).
 
 from array import array
@@ -87,18 +89,23 @@ class SensorModel:
                  drift=0, drift_hours=3.0, kernels=None, table=None, steps=_STEPS,
                  magnets=1.0, magnet_spread=0.0, off_centre=0.0):
         self._clock = clock
-        # Each slot's stack: its field over the design's, in 1/4096 (the mean of its checkers).
-        self.scale = filled("h", SLOTS, 4096)
+        # Each slot's stack: its field over the design's, in 1/4096 (the mean of its
+        # checkers); None while every checker is the design's, put dead centre (the soaks
+        # run in a Pico's heap: what they do not use takes none of it).
+        self.scale = None  # type: array | None
         self._magnet = int(magnets * 4096 + 0.5)
         self._mspread = int(magnet_spread * 4096 + 0.5)
         self._off_tenths = int(off_centre * 10 + 0.5)
-        self._checkers = self._magnet != 4096 or self._mspread or self._off_tenths
-        self._placing = Rng(seed * 131 + 17)
-        self._offb = filled("h", 41)
-        self._offu = filled("h", 41)
-        for t in range(41):
-            self._offb[t] = _off_factor(OFF_BOTTOM, t)
-            self._offu[t] = _off_factor(OFF_UPPER, t)
+        if self._magnet != 4096 or self._mspread or self._off_tenths:
+            self.scale = filled("h", SLOTS, 4096)
+            self._bottom = filled("h", SLOTS, 4096)  # the bottom checker's factor
+            self._upper = filled("i", SLOTS)  # the upper ones' field x factor (1/4096 count)
+            self._placing = Rng(seed * 131 + 17)
+            self._offb = filled("h", 41)
+            self._offu = filled("h", 41)
+            for t in range(41):
+                self._offb[t] = _off_factor(OFF_BOTTOM, t)
+                self._offu[t] = _off_factor(OFF_UPPER, t)
         self.rng = Rng(seed)  # its state: where the noise goes on from
         # Gaussian-ish noise samples: four uniform bytes summed (SD 147.8), centred. First,
         # while the heap still has room in one piece.
@@ -135,7 +142,7 @@ class SensorModel:
                 self._phase[s] = ph
         self._nq = filled("i", SLOTS, self._noise_q(noise))
         self._stuck = filled("h", SLOTS, -1)
-        self._dead = bytearray(SLOTS)
+        self._dead = None  # type: bytearray | None  # blind sensors, once there is one
         shared = kernels is None and table is None
         if shared:
             kernels, table = neighbour_table()
@@ -215,30 +222,41 @@ class SensorModel:
     def set_counts(self, white, black):
         """bgcore-style counts (each side's own points 1..24, bar 25), filled into slots by
         board.layout.expected_slots."""
-        for s, h in enumerate(heights_from_counts(white, black)):
-            self._place(s, h)
+        if self.scale is None:
+            heights_from_counts(white, black, self.heights)
+        else:
+            for s, h in enumerate(heights_from_counts(white, black)):
+                self._place(s, h)
         self._rebuild()
 
     def _place(self, slot, height):
         # The slot's stack becomes height: checkers put on it bring their own strength and
-        # placement; checkers taken off leave the others' mean.
+        # placement; checkers taken off its top leave the bottom one as it was.
         old = self.heights[slot]
         self.heights[slot] = height
-        if not self._checkers:
+        scale = self.scale
+        if scale is None:
             return
         if old * height <= 0:
             old = 0  # emptied, or the other colour: a new stack
         a = old if old >= 0 else -old
         b = height if height >= 0 else -height
-        if b <= a:
-            if not b:
-                self.scale[slot] = 4096
+        if not b:
+            scale[slot] = 4096
             return
         field = self._field
-        total = field[a] * self.scale[slot]
+        bottom = self._bottom
+        upper = self._upper
+        if not a:
+            bottom[slot] = self._draw(1)
+            upper[slot] = 0
+            a = 1
+        if b < a:  # the top ones taken: the upper ones left keep their mean
+            upper[slot] = upper[slot] * (field[b] - field[1]) // (field[a] - field[1])
         for layer in range(a + 1, b + 1):
-            total += (field[layer] - field[layer - 1]) * self._draw(layer)
-        self.scale[slot] = (total + field[b] // 2) // field[b]
+            upper[slot] += (field[layer] - field[layer - 1]) * self._draw(layer)
+        total = field[1] * bottom[slot] + upper[slot]
+        scale[slot] = (total + field[b] // 2) // field[b]
 
     def _draw(self, layer):
         # One checker's field factor in 1/4096: its magnet times its placement.
@@ -258,6 +276,8 @@ class SensorModel:
         level 500 counts off), "dead" (blind: its zero level and noise, whatever stands on
         it; a calibration cannot tell it from a good sensor)."""
         if kind == "dead":
+            if self._dead is None:
+                self._dead = bytearray(SLOTS)
             self._dead[slot] = 1
         elif kind == "high":
             self._stuck[slot] = 4095
@@ -292,11 +312,13 @@ class SensorModel:
                 ho = h[o]
                 if ho:
                     k = kernels[kernel[i]]
-                    acc += ((k[ho] if ho > 0 else -k[-ho]) * scale[o]) >> 12
+                    f = k[ho] if ho > 0 else -k[-ho]
+                    acc += f if scale is None else (f * scale[o]) >> 12
             hs = h[s]
             own = field[hs] if hs >= 0 else -field[-hs]
-            own = (own * scale[s] + 2048) >> 12
-            if self._dead[s]:
+            if scale is not None:
+                own = (own * scale[s] + 2048) >> 12
+            if self._dead is not None and self._dead[s]:
                 own = acc = 0
             total = own + ((acc + 8) >> 4)
             v = self.zero[s] + ((total * self.gains[s] + 2048) >> 12)
