@@ -81,10 +81,16 @@ pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 # and object on this port), test_boot_guard 224K; test_controller 168K: its power-cut tests
 # hold two boards at once and failed at 160K once the journal wrote restart points, 0.35 KB
 # more of resident code; test_chouette_resume 168K, for the same reason, once bgcore checked
-# player numbers: it reads a 1 KB chouette snapshot while the first board still stands),
+# player numbers: it reads a 1 KB chouette snapshot while the first board still stands;
+# test_journal 172K and test_write_ahead 168K since the sensing learns from play (issue 16:
+# about 2.5 KB more bytecode in sensing, tracker and controller; test_journal passed at 164K
+# and 172K but not 168K: it fails on fragmentation, not on the bytes it holds),
 # then whole
-# simulated games (tests/soak: 160K, one physical board for all matches; with the journal
-# and power cuts, each restart a fresh interpreter, 168K: it needed 160K before the
+# simulated games (tests/soak: 168K, one physical board for all matches: 160K before the
+# sensing learnt from play, which needs 164K-168K; the stress soak, with drifting sensors
+# and checkers of their own, 176K; with the journal
+# and power cuts, each restart a fresh interpreter, 172K (168K before the sensing learnt
+# from play: at 168K one match ran out of memory): it needed 160K before the
 # write-ahead journal and the fault guard added about 2.9 KB of code on this port;
 # with writes failing at random, 192K: at 168K a put-back cannot read the snapshot line
 # (580 bytes) while the actions that failed still hold the old match; a damaged line in a
@@ -97,12 +103,14 @@ test-mpy: bytecode testcode
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(BOARD_PATH) \
 	  $(filter-out tests/board/test_app.py tests/board/test_boot_guard.py \
 	    tests/board/test_fault_guard.py tests/board/test_controller.py \
-	    tests/board/test_chouette_resume.py, $(wildcard tests/board/test_*.py)) \
+	    tests/board/test_chouette_resume.py tests/board/test_journal.py \
+	    tests/board/test_write_ahead.py, $(wildcard tests/board/test_*.py)) \
 	  tests/board/test_app.py@240K tests/board/test_boot_guard.py@224K \
 	  tests/board/test_fault_guard.py@240K tests/board/test_controller.py@168K \
-	  tests/board/test_chouette_resume.py@168K
-	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(SOAK_PATH) tests/soak/soak_games.py \
-	  tests/soak/soak_power.py@168K tests/soak/test_write_ahead_soak.py@192K \
+	  tests/board/test_chouette_resume.py@168K tests/board/test_journal.py@172K \
+	  tests/board/test_write_ahead.py@168K
+	$(BIN)/python tests/run_mpy_all.py $(MPY) 168K $(SOAK_PATH) tests/soak/soak_games.py \
+	  tests/soak/soak_stress.py@176K tests/soak/soak_power.py@172K tests/soak/test_write_ahead_soak.py@192K \
 	  tests/soak/test_restart_soak.py@192K
 
 # A whole match on the emulated Pico, logged and imported into gnubg: some 20 minutes, too

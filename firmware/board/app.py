@@ -149,6 +149,10 @@ class App:
                 agreed = self.board.agreement()
                 if agreed is not None:  # the sensors learn from what stands on them
                     self.sensing.confirm(self.raw, None if agreed is True else agreed)
+                else:
+                    want = self.board.restoring()
+                    if want is not None:  # they favour reading what is to be put back
+                        self.sensing.expect(want)
             except Exception as e:  # noqa: B902
                 self._board_fault(e)
 
@@ -323,8 +327,10 @@ class App:
             return out
         if cmd == "dump":
             s = self.sensing
-            return {"raw": list(self.raw), "codes": list(s.frame),
-                    "offsets": [s.offset(i) for i in range(len(self.raw))],
+            raw = self.raw
+            return {"raw": list(raw), "codes": list(s.frame),
+                    "offsets": [s.offset(i) for i in range(len(raw))],
+                    "confidence": [s.margin(i, raw[i]) for i in range(len(raw))],
                     "faulty": self.faulty}
         if cmd == "roll":
             dice = args.get("dice")

@@ -8,10 +8,12 @@
 # is never ahead of its flash. A play is committed when the opponent acts on it (throws,
 # doubles, resigns), not when its last checker lands: until then it may be taken back.
 
+from array import array
+
 from bgcore import Match, Position, Rules, Turn
 from bgcore.position import OFF
 from board.layout import heights_from_counts
-from board.tracker import LIFTED, STEADY, Reading, Tracker, deviations
+from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations
 
 SETUP = "setup"      # waiting for the starting position to stand
 OPENING = "opening"  # waiting for the opening throw
@@ -52,6 +54,7 @@ class Board:
         self.settings = {"length": 0, "rules": Rules().to_dict()}
         self.tracker = None
         self.sensed = None
+        self._slot_codes = None  # type: array | None  # a position's code per slot
         self.reading = Reading()
         self.pass_at = None  # when a no-play roll passes
         self.last_off_at = None  # when the mover's last checker was lifted to bear it off
@@ -560,9 +563,32 @@ class Board:
             # At the start the filling convention tells each slot's checkers (a new set's
             # strength is yet unknown: a reading may be a level off, two slots' errors may
             # cancel out in a point's count).
-            start = Position.initial()
-            return heights_from_counts(start.mover, start.opponent)
+            return self._codes(0, Position.initial())
         return True
+
+    def restoring(self):
+        """The expected position's signed heights per slot (a list-like of 128) while the
+        board shows a disturbance to restore (the sensors then favour reading it); else
+        None."""
+        r = self.reading
+        if self.sensed is None or r.state != RESTORE and not r.missing and not r.extra:
+            return None
+        expected = self.expected()
+        if expected is None:
+            return None
+        side, position = expected
+        if self.tracker is not None:
+            position = self.tracker.turn.position
+        return self._codes(side, position)
+
+    def _codes(self, side, position):
+        # Heights per slot of position (side on roll), in one buffer made once: this runs
+        # at every change the sensors see.
+        if self._slot_codes is None:
+            self._slot_codes = array("b", bytes(128))
+        white, black = ((position.mover, position.opponent) if side == 0
+                        else (position.opponent, position.mover))
+        return heights_from_counts(white, black, self._slot_codes)
 
     def _differences(self, side, position, r):
         # Fill r with the places that differ from position (side on roll); True if none.

@@ -210,7 +210,8 @@ class Sensing:
         self._nfresh = 0
         # What the board confirmed: _known[s] 1 when _expect[s] is the code on the slot (the
         # board agreed with its position), 2 when it is the expected position's code and the
-        # sensed one may be a level off (a new set of checkers, seen at the set-up).
+        # sensed one may be a level off (a new set of checkers, seen at the set-up), 3 when
+        # it is the code of a position the board asks to be restored (nothing learned).
         self._expect = filled("b", SLOTS)
         self._known = bytearray(SLOTS)
         self._dev = filled("h", SLOTS)  # a stack's reading beyond its level, 1/8 count
@@ -242,21 +243,32 @@ class Sensing:
             if self._known[s] != known or expect[s] != e:
                 self._known[s] = known
                 expect[s] = e
-                if e and e == level[s] and -3 < e < 3 and not self.disabled[s]:
+                c = level[s]
+                if e and c and -3 < e < 3 and not self.disabled[s]:
                     self._dev[s] = 0
-                    self._learn(s, raw[s], e, 0)
+                    self._learn(s, raw[s], c, 0)  # where it reads e (or a level off, at
+                    # the start): at once
                 self._window(s)
         self._learn_set()
 
+    def expect(self, codes):
+        """The board shows something else than it expects (a disturbance to restore): the
+        hysteresis favours `codes` (the expected position's code per slot), so the position
+        reads as soon as it is put back; nothing is learned from it."""
+        expect = self._expect
+        for s in range(SLOTS):
+            e = codes[s]
+            if expect[s] != e or not self._known[s]:  # where it agrees, learning goes on
+                self._known[s] = 3
+                expect[s] = e
+                self._window(s)
+
     def _learn_set(self):
         # The checkers' strength over the gains' assumption, from the confirmed stacks'
-        # deviations. A checker put on an empty slot reads as one from rise[0] up to the
-        # full level of two (_reclass); its strength varies with the sensor, its magnet and
-        # how far off-centre it lands (together up to about 1.8 : 1): the gains put the mean
-        # reading at the geometric centre of that band. When over 3 % off, every gain
-        # follows (the confirmed stacks keep their readings: their deviations move).
-        f = self.field
-        levels = f.levels
+        # deviations (the mean over the set, its placements and the sensors): when over
+        # 3 % off, every gain follows (the confirmed stacks keep their readings: their
+        # deviations move).
+        levels = self.field.levels
         gain = self._gain
         num = den = 0
         for s in range(SLOTS):
@@ -267,9 +279,6 @@ class Sensing:
                 den += t
         if den < 8 * levels[0]:
             return
-        centre = int((f.rise[0] * levels[1]) ** 0.5)
-        num *= levels[0]
-        den *= centre
         if (num - den) * 100 < 3 * den and (den - num) * 100 < 3 * den:
             return
         for s in range(SLOTS):
@@ -286,6 +295,17 @@ class Sensing:
     def offset(self, slot):
         """The slot's zero level now, in counts."""
         return (self._off[slot] + 128) >> 8
+
+    def margin(self, slot, raw):
+        """The confidence in slot's code given its reading raw: the counts the reading
+        would have to move to change it (0 at the edge; the hysteresis favours the code the
+        board expects, so a slot a level off what it expects has a narrow margin). For
+        board dumps; not used per scan."""
+        m = raw - self._lo[slot]
+        up = self._hi[slot] - raw
+        if up < m:
+            m = up
+        return m if m > 0 else 0
 
     def value(self, slot, raw):
         """A raw reading of slot as corrected counts (offset, neighbours, gain removed):
@@ -367,11 +387,14 @@ class Sensing:
         a = v if v >= 0 else -v
         if self._known[s]:
             # Against the expected code: it keeps the hysteresis on both its sides, and
-            # two more than expected needs the full level of two more.
+            # two more than expected needs a quarter checker beyond the full level of two
+            # more (a checker comes alone, its strength varies by about 1.8 : 1).
             f = self.field
             g = self._expect[s] if v >= 0 else -self._expect[s]
+            if not self.level[s]:
+                g = 0  # it was empty a moment ago: a checker comes alone
             c = 0
-            while c < 3 and a >= (f.levels[c] if 0 < c and g < c else
+            while c < 3 and a >= (f.levels[c] + (f.levels[0] >> 2) if 0 < c and g < c else
                                   f.rise[c] if g <= c else f.fall[c]):
                 c += 1
         else:
@@ -387,6 +410,10 @@ class Sensing:
             # The stack is gone (or another colour's came): its deviation goes with it.
             self._dev[s] = 0
             self._zero[s] = (self._off[s] + 128) >> 8
+        elif old == 0 and c == self._expect[s] and 0 < self._known[s] < 3 and -3 < c < 3:
+            # A stack back where the board expects it (lifted for a moment, or another
+            # checker put in its place): its reading is its level.
+            self._learn(s, r, c, 0)
         self._moved = True
         if not self._isfresh[s]:
             self._isfresh[s] = 1
@@ -457,7 +484,7 @@ class Sensing:
         known = self._known
         for _ in range(self._rz_n):
             c = level[s]
-            if c and known[s] and c == frame[s] and not self.disabled[s]:
+            if c and known[s] and known[s] != 3 and c == frame[s] and not self.disabled[s]:
                 self._learn(s, raw[s], c)
             elif c == 0 and frame[s] == 0 and not self.disabled[s] and \
                     not (known[s] and self._expect[s]):  # not where a stack should be
@@ -531,9 +558,10 @@ class Sensing:
             # Each boundary as _reclass draws it (hysteresis toward the favoured code; two
             # above the expected one only at its full level).
             b = a - 1
-            vlo = f.levels[b] if b and fav < b else rise[b] if fav <= b else fall[b]
-            vhi = _HIGH if a == 3 else f.levels[a] if fav < a else rise[a] if fav <= a else \
-                fall[a]
+            q = f.levels[0] >> 2
+            vlo = f.levels[b] + q if b and fav < b else rise[b] if fav <= b else fall[b]
+            vhi = _HIGH if a == 3 else f.levels[a] + q if fav < a else rise[a] if fav <= a \
+                else fall[a]
             if c < 0:
                 vlo, vhi = (-_HIGH if vhi == _HIGH else -vhi), -vlo
         lo = _LOW if vlo == -_HIGH else base + (vlo * g) // Q

@@ -32,25 +32,6 @@ PERIOD = 1 << 30  # ticks_ms wraps here on a Pico
 _NOISE_MASK = 255  # noise table of 256 samples
 # Counts of a stack of h checkers on the slot itself, h = 0..15.
 _STEPS = (860, 177, 61) + (10,) * 12
-# A checker's field against its distance from the sensor's axis, at 0, 1, 2 and 4 mm: the
-# bottom layer's and a higher layer's (hardware/field_table.json "tolerance", counts_at_offset
-# for 1 and 2 checkers; tests/hardware checks these against it). 3 mm is interpolated.
-OFF_MM = (0, 1, 2, 4)
-OFF_BOTTOM = (859.0, 843.0, 796.3, 632.1)
-OFF_UPPER = (177.4, 175.9, 171.7, 155.9)  # the second checker's share
-
-
-def _off_factor(table, tenths):
-    # table's value at tenths/10 mm over its value at 0, in 1/4096 (linear between points).
-    mm = tenths / 10
-    for i in range(1, len(OFF_MM)):
-        if mm <= OFF_MM[i] or i == len(OFF_MM) - 1:
-            a, b = OFF_MM[i - 1], OFF_MM[i]
-            v = table[i - 1] + (table[i] - table[i - 1]) * (mm - a) / (b - a)
-            return int(v * 4096 / table[0] + 0.5)
-    return 4096
-
-
 class SimClock:
     """A clock the test moves by hand (board.hw.Clock); wraps at 2**30 like a Pico's."""
 
@@ -89,23 +70,15 @@ class SensorModel:
                  drift=0, drift_hours=3.0, kernels=None, table=None, steps=_STEPS,
                  magnets=1.0, magnet_spread=0.0, off_centre=0.0):
         self._clock = clock
-        # Each slot's stack: its field over the design's, in 1/4096 (the mean of its
-        # checkers); None while every checker is the design's, put dead centre (the soaks
-        # run in a Pico's heap: what they do not use takes none of it).
-        self.scale = None  # type: array | None
-        self._magnet = int(magnets * 4096 + 0.5)
-        self._mspread = int(magnet_spread * 4096 + 0.5)
-        self._off_tenths = int(off_centre * 10 + 0.5)
-        if self._magnet != 4096 or self._mspread or self._off_tenths:
-            self.scale = filled("h", SLOTS, 4096)
-            self._bottom = filled("h", SLOTS, 4096)  # the bottom checker's factor
-            self._upper = filled("i", SLOTS)  # the upper ones' field x factor (1/4096 count)
-            self._placing = Rng(seed * 131 + 17)
-            self._offb = filled("h", 41)
-            self._offu = filled("h", 41)
-            for t in range(41):
-                self._offb[t] = _off_factor(OFF_BOTTOM, t)
-                self._offu[t] = _off_factor(OFF_UPPER, t)
+        # The checkers as placed (sim.checkers.Checkers), loaded only when they are not all
+        # the design's put dead centre (the soaks run in a Pico's heap).
+        self.checkers = None
+        self.scale = None  # type: array | None  # per slot, its stack's field (1/4096)
+        if magnets != 1.0 or magnet_spread or off_centre:
+            from sim.checkers import Checkers
+
+            self.checkers = Checkers(seed, steps, magnets, magnet_spread, off_centre)
+            self.scale = self.checkers.scale
         self.rng = Rng(seed)  # its state: where the noise goes on from
         # Gaussian-ish noise samples: four uniform bytes summed (SD 147.8), centred. First,
         # while the heap still has room in one piece.
@@ -230,44 +203,10 @@ class SensorModel:
         self._rebuild()
 
     def _place(self, slot, height):
-        # The slot's stack becomes height: checkers put on it bring their own strength and
-        # placement; checkers taken off its top leave the bottom one as it was.
         old = self.heights[slot]
         self.heights[slot] = height
-        scale = self.scale
-        if scale is None:
-            return
-        if old * height <= 0:
-            old = 0  # emptied, or the other colour: a new stack
-        a = old if old >= 0 else -old
-        b = height if height >= 0 else -height
-        if not b:
-            scale[slot] = 4096
-            return
-        field = self._field
-        bottom = self._bottom
-        upper = self._upper
-        if not a:
-            bottom[slot] = self._draw(1)
-            upper[slot] = 0
-            a = 1
-        if b < a:  # the top ones taken: the upper ones left keep their mean
-            upper[slot] = upper[slot] * (field[b] - field[1]) // (field[a] - field[1])
-        for layer in range(a + 1, b + 1):
-            upper[slot] += (field[layer] - field[layer - 1]) * self._draw(layer)
-        total = field[1] * bottom[slot] + upper[slot]
-        scale[slot] = (total + field[b] // 2) // field[b]
-
-    def _draw(self, layer):
-        # One checker's field factor in 1/4096: its magnet times its placement.
-        rng = self._placing
-        f = self._magnet
-        if self._mspread:
-            f += rng.randint(-self._mspread, self._mspread) * self._magnet >> 12
-        if self._off_tenths:
-            off = (self._offb if layer == 1 else self._offu)[rng.randint(0, self._off_tenths)]
-            f = f * off >> 12
-        return f
+        if self.checkers is not None:
+            self.checkers.place(slot, old, height)
 
     # -- faults, for calibration tests --------------------------------------------------
 

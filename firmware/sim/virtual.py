@@ -88,6 +88,10 @@ class VirtualBoard:
             agreed = self.board.agreement()
             if agreed is not None:
                 self.sensing.confirm(self.buf, None if agreed is True else agreed)
+            else:
+                want = self.board.restoring()
+                if want is not None:  # the sensors favour reading what is to be put back
+                    self.sensing.expect(want)
         self.board.tick()
 
     def wait(self, ms):
