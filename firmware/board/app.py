@@ -327,10 +327,8 @@ class App:
             return out
         if cmd == "dump":
             s = self.sensing
-            raw = self.raw
-            return {"raw": list(raw), "codes": list(s.frame),
-                    "offsets": [s.offset(i) for i in range(len(raw))],
-                    "confidence": [s.margin(i, raw[i]) for i in range(len(raw))],
+            return {"raw": list(self.raw), "codes": list(s.frame),
+                    "offsets": [s.offset(i) for i in range(len(self.raw))],
                     "faulty": self.faulty}
         if cmd == "roll":
             dice = args.get("dice")

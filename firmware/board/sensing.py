@@ -299,8 +299,8 @@ class Sensing:
     def margin(self, slot, raw):
         """The confidence in slot's code given its reading raw: the counts the reading
         would have to move to change it (0 at the edge; the hysteresis favours the code the
-        board expects, so a slot a level off what it expects has a narrow margin). For
-        board dumps; not used per scan."""
+        board expects, so a slot a level off what it expects has a narrow margin). Not used
+        per scan."""
         m = raw - self._lo[slot]
         up = self._hi[slot] - raw
         if up < m:

@@ -208,7 +208,7 @@ for _name, _doc in (
     ("verify", "Compare every slot with the position: prints the missing and extra places."),
     ("state", "Print the board's whole state."),
     ("hello", "Print the board's hello (firmware and protocol versions)."),
-    ("dump", "Print the sensor readings (raw, codes, offsets, confidence, faulty)."),
+    ("dump", "Print the sensor readings (raw, codes, offsets, faulty)."),
     ("ledtest", "Light every LED in turn."),
 ):
     _simple(_name, _doc)

@@ -120,8 +120,6 @@ def test_dump_shows_raw_and_classified_sensors(rig, path):
     dump = rig.ask({"cmd": "dump"})[0]
     assert len(dump["raw"]) == 128 and len(dump["codes"]) == 128 and len(dump["offsets"]) == 128
     assert 1800 < dump["raw"][0] < 2300  # an empty slot near mid-scale
-    # Confidence: an empty slot's reading is some 400 counts inside its window.
-    assert len(dump["confidence"]) == 128 and dump["confidence"][0] > 300
 
 
 class _Supply:
