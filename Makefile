@@ -88,10 +88,17 @@ pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 # test_app_seldom 224K, the whole application like test_boot_guard: 208K is the least that
 # passed on 2026-11-25, with the seldom commands' modules loaded beside it;
 # test_write_ahead_win 168K: a second board replays the first one's flash beside it, 164K
-# the least that passed once the lift path's work landed (0.6 KB more resident code)),
+# the least that passed once the lift path's work landed (0.6 KB more resident code);
+# test_app 248K (its dump ran out at 240K), test_journal 172K and test_write_ahead 168K
+# since the sensing learns from play (issue 16:
+# about 2.5 KB more bytecode in sensing, tracker and controller; test_journal passed at 164K
+# and 172K but not 168K: it fails on fragmentation, not on the bytes it holds),
 # then whole
-# simulated games (tests/soak: 160K, one physical board for all matches; with the journal
-# and power cuts, each restart a fresh interpreter, 168K: it needed 160K before the
+# simulated games (tests/soak: 168K, one physical board for all matches: 160K before the
+# sensing learnt from play, which needs 164K-168K; the stress soak, with drifting sensors
+# and checkers of their own, 176K; with the journal
+# and power cuts, each restart a fresh interpreter, 172K (168K before the sensing learnt
+# from play: at 168K one match ran out of memory): it needed 160K before the
 # write-ahead journal and the fault guard added about 2.9 KB of code on this port;
 # with writes failing at random, 192K: at 168K a put-back cannot read the snapshot line
 # (580 bytes) while the actions that failed still hold the old match; a damaged line in a
@@ -105,13 +112,16 @@ test-mpy: bytecode testcode
 	  $(filter-out tests/board/test_app.py tests/board/test_boot_guard.py \
 	    tests/board/test_fault_guard.py tests/board/test_controller.py \
 	    tests/board/test_chouette_resume.py tests/board/test_app_seldom.py \
-	    tests/board/test_write_ahead_win.py, $(wildcard tests/board/test_*.py)) \
-	  tests/board/test_app.py@244K tests/board/test_boot_guard.py@224K \
+	    tests/board/test_write_ahead_win.py tests/board/test_journal.py \
+	    tests/board/test_write_ahead.py, $(wildcard tests/board/test_*.py)) \
+	  tests/board/test_app.py@248K tests/board/test_boot_guard.py@224K \
 	  tests/board/test_app_seldom.py@224K \
 	  tests/board/test_fault_guard.py@240K tests/board/test_controller.py@168K \
-	  tests/board/test_chouette_resume.py@168K tests/board/test_write_ahead_win.py@168K
-	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(SOAK_PATH) tests/soak/soak_games.py \
-	  tests/soak/soak_power.py@168K tests/soak/test_write_ahead_soak.py@192K \
+	  tests/board/test_chouette_resume.py@168K tests/board/test_write_ahead_win.py@168K \
+	  tests/board/test_journal.py@172K tests/board/test_write_ahead.py@168K
+	$(BIN)/python tests/run_mpy_all.py $(MPY) 168K $(SOAK_PATH) tests/soak/soak_games.py \
+	  tests/soak/soak_stress.py@176K tests/soak/soak_power.py@172K \
+	  tests/soak/test_write_ahead_soak.py@192K \
 	  tests/soak/test_restart_soak.py@192K
 
 # A whole match on the emulated Pico, logged and imported into gnubg: some 20 minutes, too
@@ -151,6 +161,7 @@ testcode: $(BIN)/.installed
 bench: bytecode system-deps
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=64K tests/bench/bench_core.py
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=160K tests/bench/bench_sensing.py
+	MICROPYPATH=build/bytecode $(MPY) -X heapsize=192K tests/bench/bench_stress.py 6
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=192K tests/bench/bench_board.py
 	MICROPYPATH=build/bytecode:.frozen $(MPY) -X heapsize=512K tests/bench/mem_report.py
 	$(BIN)/python tests/bench/bench_engine.py

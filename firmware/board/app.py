@@ -65,7 +65,6 @@ class App:
         self._left = bytearray(len(buffer))  # the slots a watching scanner found moved
         self.offsets, self.faulty, self.gains = self._load_calibration()
         self._new_sensing()
-        self.sensed = Sensed()
         self.journal = Journal(hw.storage, max_bytes=journal_bytes)
         self.archive = Archive(self.journal, archive_bytes)
         leds = hw.pinmap["leds"]
@@ -151,6 +150,13 @@ class App:
         if changed:
             try:
                 self.board.on_sensed(self.sensed)
+                agreed = self.board.agreement()
+                if agreed is not None:  # the sensors learn from what stands on them
+                    self.sensing.confirm(self.raw, None if agreed is True else agreed)
+                else:
+                    want = self.board.restoring()
+                    if want is not None:  # they favour reading what is to be put back
+                        self.sensing.expect(want)
             except Exception as e:  # noqa: B902
                 self._board_fault(e)
 
@@ -472,8 +478,9 @@ class App:
             del self.sensing
         self.sensing = Sensing(self.hw.clock, self.hw.field, self.offsets, self.gains,
                                disabled=self.faulty)
-        if hasattr(self, "sensed"):  # it follows the new pipeline's frame from its start
-            self.sensed.read(self.sensing.frame)
+        # A fresh view follows the new pipeline's frame from its start (scan() sends it the
+        # changes); a blind slot's point may hold more than it shows.
+        self.sensed = Sensed(self.faulty)
         scanner = self.hw.scanner
         self._watching = hasattr(scanner, "watch")  # it checks the windows as it reads
         if self._watching:

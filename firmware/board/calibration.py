@@ -16,7 +16,7 @@ def frames(scanner, buf, n):
         yield buf
 
 
-def calibrate(raw_frames, rail=16, noise=12, spread=300):
+def calibrate(raw_frames, rail=16, noise=20, spread=300):
     """Zero levels of an empty board from raw frames (an iterable of 128-count buffers; one
     buffer reused is fine). Returns (offsets, faulty): offsets an array of 128 counts,
     faulty a list of (slot, reason) for sensors stuck near a rail (within rail counts),

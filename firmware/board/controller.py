@@ -8,9 +8,12 @@
 # is never ahead of its flash. A play is committed when the opponent acts on it (throws,
 # doubles, resigns), not when its last checker lands: until then it may be taken back.
 
+from array import array
+
 from bgcore import Match, Position, Rules, Turn
 from bgcore.position import OFF
-from board.tracker import LIFTED, STEADY, Reading, Tracker, deviations
+from board.layout import heights_from_counts
+from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations
 
 SETUP = "setup"      # waiting for the starting position to stand
 OPENING = "opening"  # waiting for the opening throw
@@ -51,6 +54,7 @@ class Board:
         self.settings = {"length": 0, "rules": Rules().to_dict()}
         self.tracker = None
         self.sensed = None
+        self._slot_codes = None  # type: array | None  # a position's code per slot
         self.reading = Reading()
         self.pass_at = None  # when a no-play roll passes
         self.last_off_at = None  # when the mover's last checker was lifted to bear it off
@@ -548,7 +552,8 @@ class Board:
             self.draw()
             return
         if self.phase == SETUP or self.phase == OVER:
-            if self._differences(0, Position.initial(), r):
+            if self._differences(0, Position.initial(), r) or self._start_seen():
+                r.clear()
                 self._commit({"ev": "game"})
         elif self.tracker is not None:
             before = len(self.tracker.turn.moves)
@@ -567,8 +572,67 @@ class Board:
         else:
             expected = self.expected()
             if expected is not None:
-                self._differences(expected[0], expected[1], r)
+                if not self._differences(expected[0], expected[1], r) and \
+                        self.phase == OPENING and self._start_seen():
+                    r.clear()
         self.draw()
+
+    def _start_seen(self):
+        # The starting position, told by which slots hold checkers: each of its points holds
+        # at most five, one to a slot. A new set of checkers may read a level off (a strong
+        # magnet as two): the sensors learn it from here (agreement()). A blind slot's checker
+        # is not seen (Sensed.visible).
+        sensed = self.sensed
+        if sensed is None:
+            return False
+        start = Position.initial()
+        for side, counts in ((0, start.mover), (1, start.opponent)):
+            occ = sensed.occupied[side]
+            for p in range(1, 26):
+                if occ[p] != sensed.visible(side, p, counts[p]):
+                    return False
+        return True
+
+    def agreement(self):
+        """What the sensors may learn from now: True when the sensed board shows the
+        expected position; the starting position's signed heights per slot (a list of 128)
+        when the board shows the starting position before its first roll (by counts, or by
+        the slots that hold checkers: a new set, their strength unknown); None otherwise."""
+        if self.sensed is None or self.expected() is None:
+            return None
+        r = self.reading
+        if r.state != STEADY or r.missing or r.extra:
+            return None
+        if self.phase == OPENING:
+            # At the start the filling convention tells each slot's checkers (a new set's
+            # strength is yet unknown: a reading may be a level off, two slots' errors may
+            # cancel out in a point's count).
+            return self._codes(0, Position.initial())
+        return True
+
+    def restoring(self):
+        """The expected position's signed heights per slot (a list-like of 128) while the
+        board shows a disturbance to restore (the sensors then favour reading it); else
+        None."""
+        r = self.reading
+        if self.sensed is None or r.state != RESTORE and not r.missing and not r.extra:
+            return None
+        expected = self.expected()
+        if expected is None:
+            return None
+        side, position = expected
+        if self.tracker is not None:
+            position = self.tracker.turn.position
+        return self._codes(side, position)
+
+    def _codes(self, side, position):
+        # Heights per slot of position (side on roll), in one buffer made once: this runs
+        # at every change the sensors see.
+        if self._slot_codes is None:
+            self._slot_codes = array("b", bytes(128))
+        white, black = ((position.mover, position.opponent) if side == 0
+                        else (position.opponent, position.mover))
+        return heights_from_counts(white, black, self._slot_codes)
 
     def _differences(self, side, position, r):
         # Fill r with the places that differ from position (side on roll); True if none.

@@ -7,6 +7,14 @@
 # becomes stable only after it has held for stable_ms. Pure logic: the clock is passed in,
 # raw frames are handed to scan(). No allocation per scan: every buffer is made once here.
 #
+# Learning from play (issue 16): when the board knows what stands on the slots (it agrees with
+# the expected position: confirm()), each slot's code there is its expected code. The
+# hysteresis then favours the expected code, not the present one ("unchanged" unless the
+# reading is clearly one more or one less), and a few slots per scan (round robin, with the
+# re-zeroing) learn their stack's deviation from its level: a weak or strong magnet, a
+# checker off-centre, a sensor's sensitivity, drift under a stack. The set's strength is
+# learned across slots at each confirm(), so a new set of checkers needs no calibration.
+#
 # Speed: each slot keeps the window of raw counts inside which its code stays what it is
 # (offset, neighbour correction, gain and hysteresis folded in). An idle slot costs two
 # comparisons; the window is recomputed only when the slot's code, a neighbour's code or
@@ -163,11 +171,13 @@ class Sensing:
     error first clipped to +-rezero_step counts (so a hovering hand barely moves it). The
     defaults visit each slot every 64 scans (0.64 s) and follow a change of zero with a time
     constant of 16 visits (10 s): drift is a count a minute, and each slot re-zeroed costs
-    about 0.06 ms of a Pico's scan.
+    about 0.06 ms of a Pico's scan. learn_shift, learn_step: the same for a confirmed
+    stack's deviation from its level.
     """
 
     def __init__(self, clock, field=None, offsets=None, gains=None, disabled=(),
-                 stable_ms=150, rezero_slots=2, rezero_shift=4, rezero_step=8):
+                 stable_ms=150, rezero_slots=2, rezero_shift=4, rezero_step=8,
+                 learn_shift=3, learn_step=48):
         self.field = field if field is not None else default_field()
         self.stable_ms = stable_ms
         self.frame = filled("b", SLOTS)  # stable codes
@@ -201,6 +211,15 @@ class Sensing:
         self._fresh = bytearray(SLOTS)  # the slots whose code changed in this scan
         self._isfresh = bytearray(SLOTS)
         self._nfresh = 0
+        # What the board confirmed: _known[s] 1 when _expect[s] is the code on the slot (the
+        # board agreed with its position), 2 when it is the expected position's code and the
+        # sensed one may be a level off (a new set of checkers, seen at the set-up), 3 when
+        # it is the code of a position the board asks to be restored (nothing learned).
+        self._expect = filled("b", SLOTS)
+        self._known = bytearray(SLOTS)
+        self._dev = filled("h", SLOTS)  # a stack's reading beyond its level, 1/8 count
+        self._l_shift = learn_shift
+        self._l_step = learn_step << 3
         self.set_offsets(offsets)
 
     def set_offsets(self, offsets=None):
@@ -212,9 +231,84 @@ class Sensing:
         for s in range(SLOTS):
             self._window(s)
 
+    def confirm(self, raw, codes=None):
+        """The board agrees with its expected position: the present stable codes (or
+        `codes`, the expected position's codes per slot, at the start, where the readings
+        of a new set of checkers may be a level off) are what stands on the slots. raw: the
+        last scan's readings. A stack confirmed anew takes its reading as its level; the
+        learning follows it from there; the set's strength is updated."""
+        known = 1 if codes is None else 2
+        frame = self.frame
+        level = self.level
+        expect = self._expect
+        for s in range(SLOTS):
+            e = frame[s] if codes is None else codes[s]
+            if self._known[s] != known or expect[s] != e:
+                self._known[s] = known
+                expect[s] = e
+                c = level[s]
+                if e and c and -3 < e < 3 and not self.disabled[s]:
+                    self._dev[s] = 0
+                    self._learn(s, raw[s], c, 0)  # where it reads e (or a level off, at
+                    # the start): at once
+                self._window(s)
+        self._learn_set()
+
+    def expect(self, codes):
+        """The board shows something else than it expects (a disturbance to restore): the
+        hysteresis favours `codes` (the expected position's code per slot), so the position
+        reads as soon as it is put back; nothing is learned from it."""
+        expect = self._expect
+        for s in range(SLOTS):
+            e = codes[s]
+            if expect[s] != e or not self._known[s]:  # where it agrees, learning goes on
+                self._known[s] = 3
+                expect[s] = e
+                self._window(s)
+
+    def _learn_set(self):
+        # The checkers' strength over the gains' assumption, from the confirmed stacks'
+        # deviations (the mean over the set, its placements and the sensors): when over
+        # 3 % off, every gain follows (the confirmed stacks keep their readings: their
+        # deviations move).
+        levels = self.field.levels
+        gain = self._gain
+        num = den = 0
+        for s in range(SLOTS):
+            e = self._expect[s]
+            if self._known[s] == 1 and e and e == self.frame[s] and -3 < e < 3:
+                t = levels[(e if e > 0 else -e) - 1] * gain[s] >> 12
+                num += t + ((self._dev[s] >> 3) if e > 0 else -(self._dev[s] >> 3))
+                den += t
+        if den < 8 * levels[0]:
+            return
+        if (num - den) * 100 < 3 * den and (den - num) * 100 < 3 * den:
+            return
+        for s in range(SLOTS):
+            g = gain[s] * num // den
+            g = 1024 if g < 1024 else 16384 if g > 16384 else g
+            c = self.level[s]
+            if c:  # a stack keeps its reading: the level moves, its deviation the other way
+                d = (levels[(c if c > 0 else -c) - 1] * (g - gain[s])) >> 9
+                self._dev[s] -= d if c > 0 else -d
+            gain[s] = g
+            self._zero[s] = ((self._off[s] + 128) >> 8) + (self._dev[s] >> 3)
+            self._window(s)
+
     def offset(self, slot):
         """The slot's zero level now, in counts."""
         return (self._off[slot] + 128) >> 8
+
+    def margin(self, slot, raw):
+        """The confidence in slot's code given its reading raw: the counts the reading
+        would have to move to change it (0 at the edge; the hysteresis favours the code the
+        board expects, so a slot a level off what it expects has a narrow margin). Not used
+        per scan."""
+        m = raw - self._lo[slot]
+        up = self._hi[slot] - raw
+        if up < m:
+            m = up
+        return m if m > 0 else 0
 
     def value(self, slot, raw):
         """A raw reading of slot as corrected counts (offset, neighbours, gain removed):
@@ -292,16 +386,37 @@ class Sensing:
     def _reclass(self, s, r, dt):
         # The reading left the slot's window: classify it afresh (plain boundaries; the
         # hysteresis is in the window) and follow up the debounce and the windows.
-        t = self.field.thresholds
         v = ((r - self._zero[s] - self._corr[s]) * Q) // self._gain[s]
         a = v if v >= 0 else -v
-        c = 0 if a < t[0] else 1 if a < t[1] else 2 if a < t[2] else 3
+        if self._known[s]:
+            # Against the expected code: it keeps the hysteresis on both its sides, and
+            # two more than expected needs a quarter checker beyond the full level of two
+            # more (a checker comes alone, its strength varies by about 1.8 : 1).
+            f = self.field
+            g = self._expect[s] if v >= 0 else -self._expect[s]
+            if not self.level[s]:
+                g = 0  # it was empty a moment ago: a checker comes alone
+            c = 0
+            while c < 3 and a >= (f.levels[c] + (f.levels[0] >> 2) if 0 < c and g < c else
+                                  f.rise[c] if g <= c else f.fall[c]):
+                c += 1
+        else:
+            t = self.field.thresholds
+            c = 0 if a < t[0] else 1 if a < t[1] else 2 if a < t[2] else 3
         if v < 0:
             c = -c
         old = self.level[s]
         if c == old:
             return
         self.level[s] = c
+        if (c == 0 or (c > 0) != (old > 0)) and self._dev[s]:
+            # The stack is gone (or another colour's came): its deviation goes with it.
+            self._dev[s] = 0
+            self._zero[s] = (self._off[s] + 128) >> 8
+        elif old == 0 and c == self._expect[s] and 0 < self._known[s] < 3 and -3 < c < 3:
+            # A stack back where the board expects it (lifted for a moment, or another
+            # checker put in its place): its reading is its level.
+            self._learn(s, r, c, 0)
         self._moved = True
         if not self._isfresh[s]:
             self._isfresh[s] = 1
@@ -362,14 +477,20 @@ class Sensing:
         # A few slots per scan, round robin: an empty, settled slot's zero level follows its
         # reading slowly (drift, temperature). Its window moves once the zero level has
         # moved by a count (noise alone would move it back and forth every few scans).
+        # A confirmed stack learns its deviation from its level the same way.
         s = self._rz_next
         level = self.level
         frame = self.frame
         off = self._off
         zero = self._zero
         step = self._rz_step
+        known = self._known
         for _ in range(self._rz_n):
-            if level[s] == 0 and frame[s] == 0 and not self.disabled[s]:
+            c = level[s]
+            if c and known[s] and known[s] != 3 and c == frame[s] and not self.disabled[s]:
+                self._learn(s, raw[s], c)
+            elif c == 0 and frame[s] == 0 and not self.disabled[s] and \
+                    not (known[s] and self._expect[s]):  # not where a stack should be
                 o = off[s]
                 e = ((raw[s] - self._corr[s]) << 8) - o
                 if e > step:
@@ -387,6 +508,34 @@ class Sensing:
                 s = 0
         self._rz_next = s
 
+    def _learn(self, s, r, c, shift=-1):
+        # The stack on s reads r; if it is the confirmed one (or, seen at the set-up, a
+        # level off it), its deviation from the expected level follows the reading (by
+        # 1 / 2**shift of the difference, clipped; shift 0: all of it, unclipped).
+        e = self._expect[s]
+        if e != c and (self._known[s] != 2 or (e > 0) != (c > 0) or c - e > 1 or e - c > 1):
+            return
+        a = e if e > 0 else -e
+        if a > 2:
+            return  # "3 or more": no one level to learn against
+        t = (self.field.levels[a - 1] * self._gain[s]) >> 12
+        dev = self._dev[s]
+        err = ((r - ((self._off[s] + 128) >> 8) - self._corr[s] - (t if e > 0 else -t)) << 3) - dev
+        if shift < 0:
+            shift = self._l_shift
+            step = self._l_step
+            if err > step:
+                err = step
+            elif err < -step:
+                err = -step
+        dev += err >> shift
+        self._dev[s] = dev
+        z = ((self._off[s] + 128) >> 8) + (dev >> 3)
+        d = z - self._zero[s]
+        if d >= 2 or d <= -2:
+            self._zero[s] = z
+            self._window(s)
+
     def _window(self, s):
         # The raw counts inside which slot s keeps its present code.
         if self.disabled[s]:
@@ -399,15 +548,25 @@ class Sensing:
         self._corr[s] = corr
         base = self._zero[s] + corr
         c = self.level[s]
-        a = c if c >= 0 else -c
-        if a == 0:
-            vhi = f.rise[0]
-            vlo = -vhi
+        # The code the hysteresis favours: the expected one if known, else the present one.
+        e = self._expect[s] if self._known[s] else c
+        rise = f.rise
+        fall = f.fall
+        if c == 0:
+            vhi = rise[0] if e <= 0 else fall[0]
+            vlo = -(rise[0] if e >= 0 else fall[0])
         else:
-            vlo = f.fall[a - 1]
-            vhi = f.rise[a] if a < 3 else _HIGH
+            a = c if c > 0 else -c
+            fav = e if c > 0 else -e
+            # Each boundary as _reclass draws it (hysteresis toward the favoured code; two
+            # above the expected one only at its full level).
+            b = a - 1
+            q = f.levels[0] >> 2
+            vlo = f.levels[b] + q if b and fav < b else rise[b] if fav <= b else fall[b]
+            vhi = _HIGH if a == 3 else f.levels[a] + q if fav < a else rise[a] if fav <= a \
+                else fall[a]
             if c < 0:
-                vlo, vhi = -vhi, -vlo
+                vlo, vhi = (-_HIGH if vhi == _HIGH else -vhi), -vlo
         lo = _LOW if vlo == -_HIGH else base + (vlo * g) // Q
         hi = _HIGH if vhi == _HIGH else base + (vhi * g + Q - 1) // Q
         self._lo[s] = lo if lo > _LOW else _LOW

@@ -21,11 +21,24 @@ RESTORE = 4     # checkers are missing or extra elsewhere: show them, commit not
 class Sensed:
     """What sensing tells, per side in its own numbering: a lower bound on the checkers at
     each point (25 the bar) and whether that point's reading saturates (a stack of 3 or
-    more in some slot, so there may be more)."""
+    more in some slot, so there may be more). blind: slots whose sensor is disabled (faulty):
+    a point expects to see its checkers but those the filling convention puts there.
+    occupied[side][point]: how many of the point's slots show a checker of side."""
 
-    def __init__(self):
+    def __init__(self, blind=()):
         self.count = (bytearray(26), bytearray(26))  # [side][point]
         self.saturated = (bytearray(26), bytearray(26))
+        self.occupied = (bytearray(26), bytearray(26))
+        self.blind = bytes(sorted(set(blind)))
+        # Points with a blind slot, per side: 1 + the slot's place on the point (0 none).
+        # The filling convention says how many of a point's checkers stand on it unseen.
+        self.unseen = (bytearray(26), bytearray(26))
+        for s in self.blind:
+            if s >= BAR_FIRST:
+                self.unseen[0 if s < BAR_FIRST + 4 else 1][25] = 1 + (s - BAR_FIRST) % 4
+            else:
+                self.unseen[0][s // POINT_SLOTS + 1] = 1 + s % POINT_SLOTS
+                self.unseen[1][24 - s // POINT_SLOTS] = 1 + s % POINT_SLOTS
 
     def read(self, codes):
         """Summarise a classified frame (board.layout's slots and signed codes): side 0 is
@@ -51,31 +64,48 @@ class Sensed:
     def _point(self, codes, p):
         w = b = 0
         w_sat = b_sat = 0
+        w_n = b_n = 0
         first = (p - 1) * POINT_SLOTS
         for s in range(first, first + POINT_SLOTS):
             c = codes[s]
             if c > 0:
                 w += c
+                w_n += 1
                 w_sat |= c >= 3
             elif c < 0:
                 b -= c
+                b_n += 1
                 b_sat |= c <= -3
         self.count[0][p] = w
         self.saturated[0][p] = w_sat
+        self.occupied[0][p] = w_n
         self.count[1][25 - p] = b
         self.saturated[1][25 - p] = b_sat
+        self.occupied[1][25 - p] = b_n
 
     def _bar(self, codes):
+        occ = self.occupied
         for side in (0, 1):
             self.count[side][25] = 0
             self.saturated[side][25] = 0
+            occ[side][25] = 0
         for s in range(BAR_FIRST, SLOTS):
             c = codes[s]
             side = 0 if c > 0 else 1
             if c:
                 self.count[side][25] += c if c > 0 else -c
+                occ[side][25] += 1
                 if c >= 3 or c <= -3:
                     self.saturated[side][25] = 1
+
+    def visible(self, side, point, n):
+        """How many of n checkers of side on point the sensors see: all but those the
+        filling convention puts on a blind slot."""
+        u = self.unseen[side][point]
+        if not u or not n:
+            return n
+        nslots = POINT_SLOTS if point < 25 else 4
+        return n - n // nslots - (1 if u - 1 < n % nslots else 0)
 
     def set_position(self, mover_side, position):
         """Sense exactly `position` (for tests and the simulator's perfect eyes)."""
@@ -103,21 +133,25 @@ class Reading:
         self.extra = []
 
 
-def deviations(sensed, side, expected, seen=None):
+def deviations(sensed, side, expected, hidden=None):
     """[(point, sensed - expected)] where they disagree. A saturated point may hold more than
-    it shows, so it only deviates by showing more than expected, or (given `seen`, what it
-    showed when the board last agreed) by showing fewer than then: checkers left it."""
+    it shows, so it only deviates by showing more than expected, or (given `hidden`, how many
+    more than it showed it held when the board last agreed) by showing fewer than the
+    expected count less those: checkers left it unexpected."""
     out = []
     count = sensed.count[side]
     sat = sensed.saturated[side]
+    unseen = sensed.unseen[side]
     for p in range(1, 26):
         have = count[p]
         want = expected[p]
+        if unseen[p]:
+            want = sensed.visible(side, p, want)
         if have == want:
             continue
         if sat[p] and have <= want:
-            if seen is not None and have < seen[side][p]:
-                out.append((p, have - seen[side][p]))
+            if hidden is not None and have < want - hidden[side][p]:
+                out.append((p, have - want + hidden[side][p]))
             continue
         out.append((p, have - want))
     return out
@@ -149,7 +183,9 @@ class Tracker:
         self.mover = mover_side
         self.reading = Reading()
         self.hold = None  # type: tuple | None  # (src, dst) of a move undone by command
-        self.seen = (bytearray(26), bytearray(26))  # sensed counts when last in agreement
+        # Per side and point, checkers a saturated or blind point held beyond what it showed
+        # when the board last agreed (None before it first agreed in this turn).
+        self.hidden = None  # type: tuple | None
 
     def update(self, sensed):
         """Interpret the sensed board, committing any move or takeback it completes."""
@@ -158,11 +194,17 @@ class Tracker:
         self._interpret(sensed, r)
         if r.state == STEADY:
             self.hold = None  # the board agrees again: the taken-back checker is home
+            if self.hidden is None:
+                self.hidden = (bytearray(26), bytearray(26))
+            position = self.turn.position
             for side in (0, 1):
-                seen = self.seen[side]
+                hidden = self.hidden[side]
                 count = sensed.count[side]
+                sat = sensed.saturated[side]
+                want = position.mover if side == self.mover else position.opponent
                 for p in range(26):
-                    seen[p] = count[p]
+                    h = sensed.visible(side, p, want[p]) - count[p]
+                    hidden[p] = h if sat[p] and h > 0 else 0
         return r
 
     def finish(self, sensed):
@@ -170,17 +212,19 @@ class Tracker:
         whose only explanation is bearing off is borne off. True if the board then shows a
         complete play."""
         r = self.update(sensed)
-        if r.state == LIFTED and 0 in r.targets:
-            self.turn.move(r.origin, 0)
-            r = self.update(sensed)
+        if r.state == LIFTED:
+            unseen = [p for p in r.targets if sensed.unseen[self.mover][p]]
+            if 0 in r.targets or len(unseen) == 1:
+                self.turn.move(r.origin, 0 if 0 in r.targets else unseen[0])
+                r = self.update(sensed)
         return r.state == STEADY and self.turn.can_end()
 
     # --- interpretation --------------------------------------------------------------------
 
     def _interpret(self, sensed, r):
         position = self.turn.position
-        mine = deviations(sensed, self.mover, position.mover, self.seen)
-        theirs = deviations(sensed, 1 - self.mover, position.opponent, self.seen)
+        mine = deviations(sensed, self.mover, position.mover, self.hidden)
+        theirs = deviations(sensed, 1 - self.mover, position.opponent, self.hidden)
         lost = _spread(mine, -1)
         gained = _spread(mine, 1)
         if not lost and not gained:
@@ -210,6 +254,8 @@ class Tracker:
         elif len(lost) > 1 and len(gained) <= 1:
             if self._try_bear_off(lost, sensed, r):
                 return
+        if lost and self._try_unseen(lost, theirs, sensed, r):
+            return
         self._restore(mine, theirs, r)
 
     def _lifted(self, src, r):
@@ -246,7 +292,7 @@ class Tracker:
             r.reason = turn.why_not(src, dst)
             return True
         for way in ways:
-            if _shows_hits(theirs, _hit_points(way)):
+            if _shows_hits(theirs, _hit_points(way), False, sensed.unseen[1 - self.mover]):
                 turn.move(src, dst, _hits_on_way(way))
                 self._interpret(sensed, r)
                 return True
@@ -260,14 +306,19 @@ class Tracker:
         return False
 
     def _try_hidden_lift(self, sensed, dst, theirs, r):
-        # A saturated point may have lost a checker unseen; take it if exactly one such
-        # point could have legally sent a checker to dst.
+        # A saturated point, or one whose blind slot holds its last checker, may have lost a
+        # checker unseen; take it if exactly one such point could have legally sent a
+        # checker to dst.
         turn = self.turn
-        count = sensed.count[self.mover]
-        sat = sensed.saturated[self.mover]
+        side = self.mover
+        count = sensed.count[side]
+        sat = sensed.saturated[side]
         expected = turn.position.mover
         sources = [p for p in range(25, dst, -1)
-                   if sat[p] and count[p] < expected[p] and turn.paths(p, dst)]
+                   if (sat[p] and count[p] < expected[p] or expected[p] and sensed.unseen[side][p]
+                       and sensed.visible(side, p, expected[p])
+                       == sensed.visible(side, p, expected[p] - 1))
+                   and turn.paths(p, dst)]
         if len(sources) != 1:
             return False
         return self._try_placement(sources[0], dst, theirs, sensed, r)
@@ -279,11 +330,12 @@ class Tracker:
             return False
         last = turn.undo()
         position = turn.position
-        mine = deviations(sensed, self.mover, position.mover, self.seen)
-        theirs = deviations(sensed, 1 - self.mover, position.opponent, self.seen)
+        mine = deviations(sensed, self.mover, position.mover, self.hidden)
+        theirs = deviations(sensed, 1 - self.mover, position.opponent, self.hidden)
         for way in turn.paths(last[0].src, last[-1].dst):
             if (len(mine) == 2 and _hit_points(way) != _hit_points(last)
-                    and _shows_hits(theirs, _hit_points(way))):
+                    and _shows_hits(theirs, _hit_points(way), False,
+                                    sensed.unseen[1 - self.mover])):
                 turn.move(last[0].src, last[-1].dst, _hits_on_way(way))
                 self._interpret(sensed, r)
                 return True
@@ -298,7 +350,7 @@ class Tracker:
             move = turn.moves[k]
             if move[0].src != back_to or move[-1].dst != back_from:
                 continue
-            if not _shows_hits(theirs, _hit_points(move), True):
+            if not _shows_hits(theirs, _hit_points(move), True, sensed.unseen[1 - self.mover]):
                 continue
             later = []
             while len(turn.moves) > k:
@@ -333,6 +385,24 @@ class Tracker:
                 r.clear()
         return False
 
+    def _try_unseen(self, lost, theirs, sensed, r):
+        # A checker gone from sight may have been put on a point with a blind slot: if that
+        # explains the board (a legal move there, any hit on the bar, the rest reading
+        # right), it was.
+        turn = self.turn
+        unseen = sensed.unseen[self.mover]
+        for src in lost:
+            for dst in turn.destinations(src):
+                if not dst or not unseen[dst]:
+                    continue
+                n = len(turn.moves)
+                if self._try_placement(src, dst, theirs, sensed, r) and r.state != RESTORE:
+                    return True
+                while len(turn.moves) > n:
+                    turn.undo()
+                r.clear()
+        return False
+
     def _restore(self, mine, theirs, r):
         r.state = RESTORE
         r.missing = [(self.mover, p) for p, d in mine if d < 0]
@@ -341,13 +411,15 @@ class Tracker:
         r.extra += [(1 - self.mover, p) for p, d in theirs if d > 0]
 
 
-def _shows_hits(theirs, hit_points, undone=False):
+def _shows_hits(theirs, hit_points, undone=False, unseen=None):
     """Do the opponent's deviations show exactly these blots hit: gone from their points and
-    on the bar (or, `undone`, back from the bar on their points)?"""
+    on the bar (or, `undone`, back from the bar on their points)? unseen: the opponent's
+    points whose first slot is blind (Sensed.unseen): a blot there is not seen to go."""
     sign = 1 if undone else -1
     want = {}
     for p in hit_points:
-        want[25 - p] = want.get(25 - p, 0) + sign  # the opponent's own numbering
+        if unseen is None or unseen[25 - p] != 1:
+            want[25 - p] = want.get(25 - p, 0) + sign  # the opponent's own numbering
     if hit_points:
         want[25] = -sign * len(hit_points)
     if len(want) != len(theirs):

@@ -31,6 +31,7 @@ class Autoplay:
         self.cuts = 0
         self.resumed_wrong = 0
         self.games = 0
+        self.setups_refused = 0  # set-ups the board did not see as the starting position
         vb.emit = self.on_message  # the board's messages reach it through vb
 
     # --- watching what the board commits ---------------------------------------------------------
@@ -129,6 +130,8 @@ class Autoplay:
         p = Position.initial()
         self.vb.table.set_position(p.mover, p.opponent)
         self.vb.wait(400)
+        if self.vb.board.phase in (SETUP, OVER):
+            self.setups_refused += 1
 
     def play_roll(self, game):
         turn = game.turn

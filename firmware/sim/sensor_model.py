@@ -9,7 +9,16 @@
 # spread +-offset_spread counts, sensitivity spread +-gain_spread;
 # Gaussian-ish noise (sum of four uniform bytes) of noise counts RMS; drift: a triangle wave
 # per sensor, amplitude up to +-drift counts, period drift_hours (+-50 %). The result is
-# clipped to 0..4095. Deterministic from seed (own xorshift32, same numbers on CPython and
+# clipped to 0..4095.
+#
+# Checkers (a set a builder owns, placed by hand): each checker put on a slot has a magnet of
+# strength `magnets` (the set's, 1.0 the design's) x (1 +- magnet_spread) and lands up to
+# off_centre mm from the sensor's axis; its layer's field is scaled by both (the off-centre
+# factor from hardware/field_table.json's "tolerance", magpylib: 4 mm off costs 26 % of a
+# single checker's field, 12 % of a higher layer's). A hand takes a stack's top checker: the
+# bottom one stays what it is, the upper ones left keep their mean. Neighbours see a stack
+# scaled as the sensor under it does.
+# Deterministic from seed (own xorshift32, same numbers on CPython and
 # MicroPython). read_into does not allocate on 64-bit MicroPython (32-bit ints are small).
 
 from array import array
@@ -23,8 +32,6 @@ PERIOD = 1 << 30  # ticks_ms wraps here on a Pico
 _NOISE_MASK = 255  # noise table of 256 samples
 # Counts of a stack of h checkers on the slot itself, h = 0..15.
 _STEPS = (860, 177, 61) + (10,) * 12
-
-
 class SimClock:
     """A clock the test moves by hand (board.hw.Clock); wraps at 2**30 like a Pico's."""
 
@@ -54,11 +61,24 @@ class SensorModel:
 
     noise: RMS counts; offset_spread: +-counts; gain_spread: +-fraction; drift: +-counts;
     steps: counts each layer of a stack adds (its last entry repeats for taller stacks);
-    kernels, table: the neighbour table, as board.sensing.Field takes it."""
+    kernels, table: the neighbour table, as board.sensing.Field takes it. magnets: the
+    checker set's strength (1.0 the design's); magnet_spread: +-fraction per checker;
+    off_centre: mm a checker may land off its sensor's axis (these draws have their own
+    random source: the noise and the sensors are the same with or without them)."""
 
     def __init__(self, clock, seed=1, noise=3.0, offset_spread=40, gain_spread=0.02,
-                 drift=0, drift_hours=3.0, kernels=None, table=None, steps=_STEPS):
+                 drift=0, drift_hours=3.0, kernels=None, table=None, steps=_STEPS,
+                 magnets=1.0, magnet_spread=0.0, off_centre=0.0):
         self._clock = clock
+        # The checkers as placed (sim.checkers.Checkers), loaded only when they are not all
+        # the design's put dead centre (the soaks run in a Pico's heap).
+        self.checkers = None
+        self.scale = None  # type: array | None  # per slot, its stack's field (1/4096)
+        if magnets != 1.0 or magnet_spread or off_centre:
+            from sim.checkers import Checkers
+
+            self.checkers = Checkers(seed, steps, magnets, magnet_spread, off_centre)
+            self.scale = self.checkers.scale
         self.rng = Rng(seed)  # its state: where the noise goes on from
         # Gaussian-ish noise samples: four uniform bytes summed (SD 147.8), centred. First,
         # while the heap still has room in one piece.
@@ -95,6 +115,7 @@ class SensorModel:
                 self._phase[s] = ph
         self._nq = filled("i", SLOTS, self._noise_q(noise))
         self._stuck = filled("h", SLOTS, -1)
+        self._dead = None  # type: bytearray | None  # blind sensors, once there is one
         shared = kernels is None and table is None
         if shared:
             kernels, table = neighbour_table()
@@ -162,27 +183,42 @@ class SensorModel:
     def set_heights(self, heights):
         """All 128 signed stack heights (+ white, - black)."""
         for s in range(SLOTS):
-            self.heights[s] = heights[s]
+            self._place(s, heights[s])
         self._rebuild()
 
     def set_slot(self, slot, height):
         """One slot's height; the field is rebuilt at the next reading."""
         if self.heights[slot] != height:
-            self.heights[slot] = height
+            self._place(slot, height)
             self._dirty = True
 
     def set_counts(self, white, black):
         """bgcore-style counts (each side's own points 1..24, bar 25), filled into slots by
         board.layout.expected_slots."""
-        heights_from_counts(white, black, self.heights)
+        if self.scale is None:
+            heights_from_counts(white, black, self.heights)
+        else:
+            for s, h in enumerate(heights_from_counts(white, black)):
+                self._place(s, h)
         self._rebuild()
+
+    def _place(self, slot, height):
+        old = self.heights[slot]
+        self.heights[slot] = height
+        if self.checkers is not None:
+            self.checkers.place(slot, old, height)
 
     # -- faults, for calibration tests --------------------------------------------------
 
     def fault(self, slot, kind):
         """Break a sensor: "high"/"low" stuck at a rail, "noisy" (10x noise), "offset" (zero
-        level 500 counts off)."""
-        if kind == "high":
+        level 500 counts off), "dead" (blind: its zero level and noise, whatever stands on
+        it; a calibration cannot tell it from a good sensor)."""
+        if kind == "dead":
+            if self._dead is None:
+                self._dead = bytearray(SLOTS)
+            self._dead[slot] = 1
+        elif kind == "high":
             self._stuck[slot] = 4095
         elif kind == "low":
             self._stuck[slot] = 0
@@ -203,6 +239,7 @@ class SensorModel:
     def _rebuild(self):
         field = self._field
         h = self.heights
+        scale = self.scale
         kernels = self._kernels
         first = self._nb_first
         other = self._nb_other
@@ -210,12 +247,18 @@ class SensorModel:
         for s in range(SLOTS):
             acc = 0  # neighbours' field, 1/16 count
             for i in range(first[s], first[s + 1]):
-                ho = h[other[i]]
+                o = other[i]
+                ho = h[o]
                 if ho:
                     k = kernels[kernel[i]]
-                    acc += k[ho] if ho > 0 else -k[-ho]
+                    f = k[ho] if ho > 0 else -k[-ho]
+                    acc += f if scale is None else (f * scale[o]) >> 12
             hs = h[s]
             own = field[hs] if hs >= 0 else -field[-hs]
+            if scale is not None:
+                own = (own * scale[s] + 2048) >> 12
+            if self._dead is not None and self._dead[s]:
+                own = acc = 0
             total = own + ((acc + 8) >> 4)
             v = self.zero[s] + ((total * self.gains[s] + 2048) >> 12)
             if self._stuck[s] >= 0:

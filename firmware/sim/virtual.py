@@ -60,9 +60,9 @@ class VirtualBoard:
             self.board = self.app.board
             self.board.emit = self._emit
             return self.app.start()
-        self.sensing = Sensing(self.clock, offsets=self.offsets,
-                               disabled=[s for s, _ in self.faulty])
-        self.sensed = Sensed()
+        blind = [s for s, _ in self.faulty]
+        self.sensing = Sensing(self.clock, offsets=self.offsets, disabled=blind)
+        self.sensed = Sensed(blind)
         if callable(journal):
             journal = journal()
         self.board = Board(self.clock, self.dice, journal, self.renderer, self._emit)
@@ -85,6 +85,13 @@ class VirtualBoard:
         if self.sensing.scan(self.buf):
             self.sensed.read(self.sensing.frame)
             self.board.on_sensed(self.sensed)
+            agreed = self.board.agreement()
+            if agreed is not None:
+                self.sensing.confirm(self.buf, None if agreed is True else agreed)
+            else:
+                want = self.board.restoring()
+                if want is not None:  # the sensors favour reading what is to be put back
+                    self.sensing.expect(want)
         self.board.tick()
 
     def wait(self, ms):

@@ -10,9 +10,14 @@ from sim.table import Table
 
 
 class World:
-    def __init__(self, seed=1, noise=3.0):
+    """sensors: more of sim.sensor_model.SensorModel's settings (spread, drift, magnets...);
+    faults: [(slot, kind)] broken before the factory calibrates (SensorModel.fault)."""
+
+    def __init__(self, seed=1, noise=3.0, sensors=None, faults=()):
         self.clock = SimClock()
-        self.model = SensorModel(self.clock, seed=seed, noise=noise)
+        self.model = SensorModel(self.clock, seed=seed, noise=noise, **(sensors or {}))
+        for slot, kind in faults:
+            self.model.fault(slot, kind)
         self.table = Table(self.model)
         self.table.clear()
         self.buf = filled("H", SLOTS)

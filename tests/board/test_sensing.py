@@ -463,3 +463,55 @@ def test_a_scanner_that_checks_the_windows_gives_the_same_frames():
             assert a.sensing.scan(a.buf) == b.sensing.scan(b.buf, left, n)
             assert list(a.sensing.frame) == list(b.sensing.frame)
             assert list(a.sensing.level) == list(b.sensing.level)
+
+
+# -- expectation (issue 16) -------------------------------------------------------------
+
+
+def _settled(clock, sensing, buf, ms=300):
+    for _ in range(ms // SCAN_MS):
+        clock.advance(SCAN_MS)
+        sensing.scan(buf)
+
+
+def _pushed_past_and_back(confirmed):
+    # Found on the emulated Pico in position f3cAADBe9h0AAA: slot 116, a black 2-stack
+    # beside another read right as 2, stayed classified 3 once its reading had passed the
+    # 2/3 boundary, for a reading the same pipeline classifies 2 from scratch (inside the
+    # 2/3 hysteresis band): the board counted an extra checker and refused the next play.
+    from bgcore import Position
+
+    clock = SimClock()
+    model = SensorModel(clock, seed=1, noise=0.0, offset_spread=0, gain_spread=0.0)
+    start = Position.from_id("f3cAADBe9h0AAA")
+    model.set_counts(start.mover, start.opponent)
+    buf = array("H", bytes(2 * SLOTS))
+    model.read_into(buf)
+    sensing = Sensing(clock)
+    _settled(clock, sensing, buf)
+    assert list(sensing.frame[115:120]) == [-2, -2, -1, -1, -1]
+    if confirmed:
+        sensing.confirm(buf)  # the board agreed with its position
+    f = sensing.field
+    inside = -(f.fall[2] + f.thresholds[2]) // 2  # 2 from scratch, 3 if it was 3
+    band = [r for r in range(800, 1200) if sensing.value(116, r) == inside]
+    assert band, "no reading inside the band"
+    steady = buf[116]
+    buf[116] = band[0] - 60  # a hand presses on the stack: it reads as 3 for a while
+    _settled(clock, sensing, buf)
+    assert sensing.frame[116] == -3
+    buf[116] = band[0]
+    _settled(clock, sensing, buf)
+    fresh = Sensing(clock)
+    _settled(clock, fresh, buf)
+    assert fresh.frame[116] == -2  # the same readings from scratch
+    code = sensing.frame[116]
+    buf[116] = steady
+    return code
+
+
+def test_a_stack_pushed_past_a_boundary_comes_back_to_what_the_board_expects():
+    assert _pushed_past_and_back(confirmed=True) == -2
+    # Without the board's expectation the hysteresis keeps the code the slot had: the
+    # path decides (what expectation-based classification removes).
+    assert _pushed_past_and_back(confirmed=False) == -3

@@ -139,3 +139,58 @@ def test_read_into_allocates_nothing():
     finally:
         gc.enable()
     assert after - before == 0, after - before
+
+
+def _stack_field(model, s, heights):
+    # The mean reading over zero of slot s after stacking `heights` in turn (no noise).
+    out = []
+    for h in heights:
+        model.set_slot(s, h)
+        out.append(round(_mean(model, s, 2)) - model.zero[s])
+    return out
+
+
+def test_a_weak_set_of_checkers_reads_weaker_and_a_strong_one_stronger():
+    quiet = {"noise": 0.0, "gain_spread": 0.0, "kernels": [], "table": [()] * SLOTS}
+    weak = SensorModel(SimClock(), seed=2, magnets=0.75, **quiet)
+    strong = SensorModel(SimClock(), seed=2, magnets=1.15, **quiet)
+    s = point_slot(4, 0)
+    for model, k, heights in ((weak, 0.75, (1, 2, -1)), (strong, 1.15, (1, 2))):
+        got = _stack_field(model, s, heights)
+        want = [k * (860 if abs(h) == 1 else 1037) * (1 if h > 0 else -1) for h in heights]
+        assert all(abs(g - w) <= 1 for g, w in zip(got, want)), (k, got, want)
+
+
+def test_checkers_differ_and_land_off_centre_within_their_bounds():
+    quiet = {"noise": 0.0, "gain_spread": 0.0, "kernels": [], "table": [()] * SLOTS}
+    model = SensorModel(SimClock(), seed=3, magnets=1.0, magnet_spread=0.05, off_centre=4.0,
+                        **quiet)
+    s = point_slot(9, 1)
+    ones = []
+    for _ in range(60):
+        model.set_slot(s, 0)
+        ones.append(_stack_field(model, s, (1,))[0])
+    # 4 mm off costs 26 % (hardware/field_table.json), a magnet +-5 %.
+    assert min(ones) >= int(632.1 * 0.95) - 1 and max(ones) <= int(860 * 1.05) + 1
+    assert max(ones) - min(ones) > 150  # they do differ
+    model.set_slot(s, 1)
+    one = _stack_field(model, s, (1,))[0]
+    two = _stack_field(model, s, (2,))[0]
+    assert two - one >= int(155.9 * 0.95) - 1  # the second checker adds its own share
+    assert _stack_field(model, s, (1,))[0] == one  # the top one leaves: the bottom one stays
+
+
+def test_a_dead_sensor_sees_nothing_and_calibrates_like_a_good_one():
+    from board.calibration import calibrate, frames
+
+    model = SensorModel(SimClock(), seed=5)
+    model.fault(7, "dead")
+    model.set_slot(7, 2)
+    model.set_slot(8, 2)
+    buf = array("H", bytes(2 * SLOTS))
+    model.read_into(buf)
+    assert abs(buf[7] - model.zero[7]) < 20 and buf[8] - model.zero[8] > 900
+    model.set_slot(7, 0)
+    model.set_slot(8, 0)
+    offsets, faulty = calibrate(frames(model, buf, 16))
+    assert not faulty and abs(offsets[7] - model.zero[7]) < 5

@@ -109,3 +109,18 @@ def test_the_neighbour_table_is_symmetric_and_well_formed(table, geo):
     # Signs: a stack beside a sensor pulls its reading the other way (field lines return).
     assert all(c < 0 for k in kernels for c in k["counts"])
     assert all(len(k["counts"]) == geo["model"]["max_stack"] for k in kernels)
+
+
+def test_the_simulated_checkers_off_centre_follow_the_table(table):
+    # sim.checkers keeps the off-centre figures as constants (the unix port has no
+    # magpylib and reads no JSON per placement): they must be the table's.
+    from sim import checkers
+
+    tol = table["tolerance"]
+    at = dict(zip(tol["lateral_offsets_mm"], zip(tol["counts_at_offset"]["1"],
+                                                  tol["counts_at_offset"]["2"])))
+    one0, two0 = table["stack"]["counts"][1], table["stack"]["counts"][2]
+    for i, mm in enumerate(checkers.OFF_MM):
+        one, two = (one0, two0) if mm == 0 else at[mm]
+        assert checkers.OFF_BOTTOM[i] == pytest.approx(one, abs=0.05)
+        assert checkers.OFF_UPPER[i] == pytest.approx(two - one, abs=0.05)

@@ -1,0 +1,75 @@
+# The stress soak: whole matches on a virtual board built from parts a builder would really
+# get (issue 16): sensors with spread, noise and drift, a dead sensor, checkers with weak or
+# strong magnets put down off-centre. Every committed play is checked against the hands'.
+# Run by tests/soak/soak_stress.py (a short one) and tests/bench/bench_stress.py (the table).
+import gc
+
+from board.controller import IDLE
+from sim.autoplay import Autoplay
+from sim.virtual import VirtualBoard
+from sim.world import World
+
+# (name, noise RMS, SensorModel settings, faults)
+DEAD = (25, "high")  # white's 6-point, slot 0: a checker on it from the start
+CONDITIONS = (
+    ("nominal", 3.0, {}, ()),
+    ("noise 10 RMS", 10.0, {}, ()),
+    ("sensitivity +-10%, offsets +-150", 3.0, {"gain_spread": 0.10, "offset_spread": 150}, ()),
+    ("magnets -25%", 3.0, {"magnets": 0.75, "magnet_spread": 0.05}, ()),
+    ("magnets +15%", 3.0, {"magnets": 1.15, "magnet_spread": 0.05}, ()),
+    ("off-centre up to 4 mm", 3.0, {"off_centre": 4.0}, ()),
+    ("drift +-60 counts/hour", 3.0, {"drift": 60, "drift_hours": 4.0}, ()),
+    ("one dead sensor", 3.0, {}, (DEAD,)),
+    ("all at once, magnets -25%", 10.0,
+     {"gain_spread": 0.10, "offset_spread": 150, "magnets": 0.75, "magnet_spread": 0.05,
+      "off_centre": 4.0, "drift": 60, "drift_hours": 4.0}, (DEAD,)),
+    ("all at once, magnets +15%", 10.0,
+     {"gain_spread": 0.10, "offset_spread": 150, "magnets": 1.15, "magnet_spread": 0.05,
+      "off_centre": 4.0, "drift": 60, "drift_hours": 4.0}, (DEAD,)),
+)
+
+
+class Tally:
+    def __init__(self, name):
+        self.name = name
+        self.matches = 0
+        self.finished = 0
+        self.games = 0
+        self.plays = 0
+        self.wrong = 0  # plays committed other than the hands made them
+        self.restores = 0  # the players asked to restore: after a play, or at the set-up
+        self.example = None  # a wrong commit, to show
+
+    def row(self):
+        per_game = self.restores / self.games if self.games else float(self.restores)
+        return "%-34s %3d/%-3d %6d %6d %6d %8d %7.2f" % (
+            self.name, self.finished, self.matches, self.games, self.plays, self.wrong,
+            self.restores, per_game)
+
+
+HEADER = "%-34s %7s %6s %6s %6s %8s %7s" % (
+    "condition", "matches", "games", "plays", "wrong", "restores", "/game")
+
+
+def run(condition, seeds, length=5, max_steps=2500, clumsy=25):
+    """Play a match of `length` for each seed on one board built to `condition` (an entry
+    of CONDITIONS); a Tally of what happened."""
+    name, noise, sensors, faults = condition
+    tally = Tally(name)
+    world = World(seeds[0], noise, sensors, faults)
+    for seed in seeds:
+        world.table.clear()
+        vb = VirtualBoard(seed=seed, clumsy=clumsy, world=world)
+        ap = Autoplay(vb, seed=seed)
+        tally.matches += 1
+        if ap.play_match(length, max_steps=max_steps):
+            tally.finished += 1
+        tally.games += ap.games + (0 if vb.board.phase == IDLE else 1)
+        tally.plays += ap.plays
+        tally.wrong += len(ap.mismatches)
+        if ap.mismatches and tally.example is None:
+            tally.example = ap.mismatches[0]
+        tally.restores += ap.stuck + ap.setups_refused
+        vb = ap = None
+        gc.collect()
+    return tally
