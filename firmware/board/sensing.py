@@ -396,8 +396,10 @@ class Sensing:
             g = self._expect[s] if v >= 0 else -self._expect[s]
             if not self.level[s]:
                 g = 0  # it was empty a moment ago: a checker comes alone
+            # (not while a disturbance is restored: anything may come back at once)
+            q = f.levels[0] >> 2 if self._known[s] < 3 else 1 << 14
             c = 0
-            while c < 3 and a >= (f.levels[c] + (f.levels[0] >> 2) if 0 < c and g < c else
+            while c < 3 and a >= (f.levels[c] + q if 0 < c and g < c and q < 1 << 14 else
                                   f.rise[c] if g <= c else f.fall[c]):
                 c += 1
         else:
@@ -562,9 +564,11 @@ class Sensing:
             # above the expected one only at its full level).
             b = a - 1
             q = f.levels[0] >> 2
-            vlo = f.levels[b] + q if b and fav < b else rise[b] if fav <= b else fall[b]
-            vhi = _HIGH if a == 3 else f.levels[a] + q if fav < a else rise[a] if fav <= a \
-                else fall[a]
+            far = self._known[s] < 3  # the rule of two more (not while restoring)
+            vlo = f.levels[b] + q if b and fav < b and far else rise[b] if fav <= b else \
+                fall[b]
+            vhi = _HIGH if a == 3 else f.levels[a] + q if fav < a and far else rise[a] \
+                if fav <= a else fall[a]
             if c < 0:
                 vlo, vhi = (-_HIGH if vhi == _HIGH else -vhi), -vlo
         lo = _LOW if vlo == -_HIGH else base + (vlo * g) // Q
