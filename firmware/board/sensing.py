@@ -169,14 +169,15 @@ class Sensing:
     stable_ms: how long a new code must hold. rezero_slots: empty slots re-zeroed per scan
     (round robin); rezero_shift: each re-zero moves the offset by error / 2**shift, the
     error first clipped to +-rezero_step counts (so a hovering hand barely moves it). The
-    defaults visit each slot every 64 scans (0.64 s) and follow a change of zero with a time
-    constant of 16 visits (10 s): drift is a count a minute, and each slot re-zeroed costs
-    about 0.06 ms of a Pico's scan. learn_shift, learn_step: the same for a confirmed
+    defaults visit each slot every 32 scans (0.32 s) and follow a change of zero with a time
+    constant of 32 visits (10 s); each slot visited costs about 0.05 ms of a Pico's scan (16
+    a scan cost 0.8 ms; 2 a scan let the stress soak's weak checkers under drift need
+    restores: their learning rides the same round). learn_shift, learn_step: the same for a confirmed
     stack's deviation from its level.
     """
 
     def __init__(self, clock, field=None, offsets=None, gains=None, disabled=(),
-                 stable_ms=150, rezero_slots=2, rezero_shift=4, rezero_step=8,
+                 stable_ms=150, rezero_slots=4, rezero_shift=5, rezero_step=8,
                  learn_shift=3, learn_step=48):
         self.field = field if field is not None else default_field()
         self.stable_ms = stable_ms
