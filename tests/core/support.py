@@ -32,21 +32,20 @@ def random_dice(rng):
 
 
 def random_positions(seed, count):
-    """Positions met in games of random legal plays, each with the dice rolled there."""
+    """Yield positions met in games of random legal plays, each with the dice rolled there
+    (one at a time: a list of them ran a 192K heap out when the path names were longer)."""
     from sim.hands import random_play  # here: the board tests share this module, not its RAM
 
     rng = random.Random(seed) if hasattr(random, "Random") else _SeededModule(seed)
-    out = []
     position = Position.initial()
-    while len(out) < count:
+    for _ in range(count):
         dice = random_dice(rng)
-        out.append((position, dice))
+        yield position, dice
         position = random_play(Turn(position, dice), rng).position
         if position.mover[0] == 15:
             position = Position.initial()
         else:
             position = position.swapped()
-    return out
 
 
 class _SeededModule:
