@@ -498,8 +498,11 @@ class Board:
         self.draw()
 
     def tick(self):
-        """Time passes: a no-play roll passes, a refusal's sign ends."""
+        """Time passes: a no-play roll passes, a refusal's sign ends, the destinations of
+        the checkers the mover may lift next are worked out one point a tick."""
         now = self.clock.ticks_ms()
+        if self.tracker is not None:
+            self.tracker.turn.prepare()
         if self._stale:
             self._stale = False
             self._timed(self._finish_game)  # a result that failed to be stored, again
