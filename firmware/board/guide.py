@@ -153,8 +153,12 @@ def parse_steps(text):
 def command(board, args):
     """`guide` (firmware/board/app.py): without `moves`, what the turn is; with them (and
     `start`, the turn's Position ID as the host saw it), the play to guide and commit (with
-    `hint`: to show only)."""
+    `hint`: to show only). `flash`: the LEDs flash as for a refusal (a blunder)."""
     m = board.match
+    if args.get("flash"):  # a blunder (the coach's): the refusal's sign, nothing else
+        board.refused_until = board.clock.ticks_ms()
+        board.draw()
+        return {"flash": True}
     if m is None:
         raise ValueError("guide: no roll is being played")
     game = m.game

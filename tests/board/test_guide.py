@@ -164,3 +164,17 @@ def test_the_menu_button_in_a_game_asks_the_host_for_a_hint():
     board, eyes, events, out = rig((3, 1))
     board.on_buttons(MENU)
     assert events[-1] == {"live": "hint"}
+
+
+def test_a_flash_shows_the_refusal_sign_for_a_while_and_changes_nothing():
+    from board.controller import REFUSED_MS
+
+    board, eyes, events, out = rig((3, 1))
+    position = board.match.game.position
+    assert command(board, {"flash": True}) == {"flash": True}
+    assert board.refused_until is not None
+    assert [e for e in events if e.get("live") == "refused"] == []  # nothing refused
+    board.clock.ticks_ms = lambda: REFUSED_MS
+    board.tick()
+    assert board.refused_until is None and board.match.game.position == position
+    assert plays(events) == []
