@@ -150,3 +150,33 @@ def test_the_marks_are_gnubgs_own_thresholds(tmp_path):
     t = found["bad"]
     assert mark(t) == "doubtful" and mark(t + 0.0005) == "bad"
     assert LEVELS["worldclass"][0] == 2
+
+
+def gnubgs_own_marks(position, dice, words, home):
+    """The mark gnubg's own analysis gives a play (`analyse game`, `show statistics game`),
+    and its error in EMG."""
+    text = gnubg_says(["new match 1", "set matchid cAkAAAAAAAAA", "set turn 0",
+                       "set board %s" % position.to_id(), "set dice %d %d" % dice,
+                       "move %s" % words, "analyse game", "show statistics game"], home)
+    found = [name for name in ("very bad", "bad", "doubtful")
+             if int(re.search(r"Moves marked %s\s+(\d+)" % name, text).group(1))]
+    error = float(re.search(r"Error total EMG \(Points\)\s+(-\d+\.\d+)", text).group(1))
+    return (found or [""])[0], -error
+
+
+@pytest.mark.parametrize("dice, steps, expected", [
+    ((3, 1), [(8, 7), (8, 5)], "very bad"),  # the opening 3-1 slotted
+    ((6, 4), [(13, 9), (13, 7)], "bad"),
+    ((5, 2), [(13, 8), (8, 6)], "bad"),  # 13/6
+    ((6, 4), [(24, 18), (18, 14)], ""),  # 24/14: as good as gnubg's best
+])
+def test_a_bad_play_is_marked_as_gnubgs_analysis_marks_it(engine, tmp_path, dice, steps,
+                                                          expected):
+    p = Position.initial()
+    turn = turn_of(p, dice, steps)
+    rating = engine.rate(p, dice, turn.position, Context())
+    from bgcore import notation
+
+    own, error = gnubgs_own_marks(p, dice, notation(turn.steps), tmp_path)
+    assert rating.mark == own == expected, (rating, own, error)
+    assert abs(rating.lost - error) < 0.05  # (gnubg's analysis filters and scores its own way)
