@@ -487,8 +487,8 @@ class Board:
                     self.new_match(self.settings["length"],
                                    Rules.from_dict(self.settings["rules"]),
                                    self.settings.get("games", 0))
-                elif self.phase == PLAYING:
-                    self.emit({"live": "hint"})  # for a host that coaches (bgboard engine)
+                else:  # a host that coaches gives a hint (bgboard engine)
+                    self.emit({"live": "hint"})
         except NotCommitted:
             pass  # refused and shown
         except ValueError as e:
