@@ -26,7 +26,7 @@ DOUBLE = 2
 TAKE = 4
 DROP = 8
 UNDO = 16  # undo/verify: show every difference from the expected position
-MENU = 32  # after a match: start another with the same settings
+MENU = 32  # after a match: start another with the same settings; in a game: ask for a hint
 
 PASS_MS = 2000     # a roll with no legal play is shown this long, then passes
 LAST_OFF_MS = 1500  # the last checker held off the board this long is borne off
@@ -482,9 +482,13 @@ class Board:
                 self.cube_action("drop", None, True)
             if mask & UNDO:
                 self.verify()
-            if mask & MENU and self.phase == IDLE:
-                self.new_match(self.settings["length"], Rules.from_dict(self.settings["rules"]),
-                               self.settings.get("games", 0))
+            if mask & MENU:
+                if self.phase == IDLE:
+                    self.new_match(self.settings["length"],
+                                   Rules.from_dict(self.settings["rules"]),
+                                   self.settings.get("games", 0))
+                else:  # a host that coaches gives a hint (bgboard engine)
+                    self.emit({"live": "hint"})
         except NotCommitted:
             pass  # refused and shown
         except ValueError as e:

@@ -49,7 +49,8 @@ COMMANDS = {
     "kept": {"name": ("str", False), "offset": ("int", False)},  # journals set aside
     "ack": {"journal": ("int", True), "seq": ("int", True)},  # the host has them stored
     "mem": {},
-    "guide": {"moves": ("str", False), "start": ("str", False)},  # board/guide.py
+    "guide": {"moves": ("str", False), "start": ("str", False), "hint": ("bool", False),
+              "flash": ("bool", False)},  # board/guide.py
 }
 
 

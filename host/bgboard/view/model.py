@@ -75,6 +75,7 @@ class BoardModel:
         self.hand = [0, 0]
         self.heat = None
         self.notes = collections.deque(maxlen=keep_notes)
+        self.coach = None  # the coach's hint and ratings (bgboard engine --view), or None
         self.rev = 0
         self.changed = True
 
@@ -236,4 +237,5 @@ class BoardModel:
             "notes": list(self.notes),
             "raw": self.heat is not None,
             "seq": self.view.seq,
+            "coach": self.coach,
         }
