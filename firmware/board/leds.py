@@ -3,16 +3,11 @@
 # bar, trays, dice) through the chain table of hardware/pinmap.json, at the brightness set,
 # and holds the whole under a current cap (a USB port gives a few hundred mA).
 
-from board.tracker import HIT_WAIT, ILLEGAL, LIFTED, RESTORE
+# The roles' colours are the contract's (bgwire.panel): the host reads them back.
 
-ORIGIN = (0, 60, 255)
-TARGET = (0, 255, 40)
-WRONG = (255, 0, 0)
-MISSING = (255, 140, 0)
-EXTRA = (255, 0, 90)
-HIT = (200, 0, 255)
-DICE = (255, 255, 200)
-REFUSED = (255, 0, 0)
+from board.tracker import HIT_WAIT, ILLEGAL, LIFTED, RESTORE
+from bgwire.panel import DICE, EXTRA, HIT, MISSING, ORIGIN, REFUSED, TARGET, WRONG, dimmed
+from bgwire.panel import physical
 
 _DARK = bytes(3)
 _COLOUR = ("white", "black")  # side 0 is white (player 0), side 1 black
@@ -31,11 +26,6 @@ class LedMap:
         current = cfg["current"]
         self.ma_per_channel = current["ma_per_channel"]
         self.ma_idle = current["ma_idle_per_led"]
-
-
-def physical(side, point):
-    """White's (the board's) point number of `side`'s own point 1..24."""
-    return point if side == 0 else 25 - point
 
 
 class Renderer:
@@ -65,7 +55,7 @@ class Renderer:
         k = self.brightness
         c = self._colours.get(rgb)
         if c is None or c[0] != k:
-            c = (k, bytes((rgb[0] * k // 255, rgb[1] * k // 255, rgb[2] * k // 255)))
+            c = (k, bytes(dimmed(rgb, k)))
             if len(self._colours) < 16:
                 self._colours[rgb] = c
         return c[1]

@@ -2,7 +2,9 @@
 # handler. (Property-based fuzzing over a real serial port belongs to the host tests.)
 import json
 
-from board.protocol import COMMANDS, MAX_LINE, PROTOCOL, Protocol, parse, CommandError
+from board.protocol import Protocol
+from bgwire import MAX_LINE, PROTOCOL
+from bgwire.commands import COMMANDS, CommandError, parse
 from sim.devices import LineLink
 from support import raises
 

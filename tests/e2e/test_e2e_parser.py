@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgboard.transport import SerialTransport
-from board.protocol import COMMANDS, MAX_LINE, _check
+from bgwire import MAX_LINE
+from bgwire.commands import COMMANDS, check as _check
 from simboard import wait_until
 
 CTRL_C = b"\x03"

@@ -1,0 +1,55 @@
+"""What the board shows and what its hands press: button bits, LED roles and their colours,
+and the numbering of points both ends draw and light.
+
+Buttons: board.hw.Buttons.pressed() returns a mask of these bits (drivers/rp2_buttons.py
+reads them from the pins hardware/pinmap.json names, the virtual board from sim lines).
+
+LED colours: (red, green, blue) at full brightness; the board draws each at its brightness
+(hardware/pinmap.json leds.brightness_default) as c * brightness // 255, and the `leds` live
+line carries the colours so drawn: role_at() maps one back to its role exactly.
+
+Points: each side counts its own points 1..24 (25 its bar, 0 its tray); the board (its
+sensors, its LEDs) counts in white's: physical().
+"""
+
+ROLL = 1
+DOUBLE = 2
+TAKE = 4
+DROP = 8
+UNDO = 16  # undo/verify: show every difference from the expected position
+MENU = 32  # after a match: start another with the same settings
+
+ORIGIN = (0, 60, 255)  # the lifted checker's point (blue)
+TARGET = (0, 255, 40)  # where it may go (green)
+WRONG = (255, 0, 0)  # a checker placed where it may not go (red)
+MISSING = (255, 140, 0)  # setting up, restoring: a checker missing here (orange)
+EXTRA = (255, 0, 90)  # a checker too many here (pink)
+HIT = (200, 0, 255)  # a hit blot and the bar it goes to (purple)
+DICE = (255, 255, 200)  # the dice's pips
+REFUSED = WRONG  # a refused action: both dice red
+
+
+def roles():
+    """((name, colour), ...): what each colour means, in words (the host's)."""
+    return (("origin", ORIGIN), ("may go", TARGET), ("wrong", WRONG), ("missing", MISSING),
+            ("extra", EXTRA), ("hit", HIT), ("dice", DICE))
+
+
+def dimmed(rgb, brightness):
+    """A colour as the board draws it at brightness 0..255."""
+    return (rgb[0] * brightness // 255, rgb[1] * brightness // 255,
+            rgb[2] * brightness // 255)
+
+
+def role_at(rgb, brightness):
+    """The role whose colour the board draws as rgb at that brightness, or None."""
+    rgb = tuple(rgb)
+    for name, colour in roles():
+        if dimmed(colour, brightness) == rgb:
+            return name
+    return None
+
+
+def physical(side, point):
+    """The board's point (white's numbering) of `side`'s own point 1..24."""
+    return point if side == 0 else 25 - point
