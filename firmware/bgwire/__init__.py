@@ -7,7 +7,8 @@ the virtual board) and CPython (the host, packaged like bgcore); imports nothing
     bgwire            PROTOCOL (the version both ends speak), MAX_LINE (bytes a line may have)
     bgwire.commands   the host's commands, their arguments and checks (parse)
     bgwire.events     the journaled events and their fields (the host checks them)
-    bgwire.panel      button bits, LED roles and their colours, point numbering
+    bgwire.panel      button bits, LED roles' colours, point numbering (the board's)
+    bgwire.roles      the LED roles' names, and a drawn colour read back to its role
     bgwire.lines      the line reader: bytes in, bounded lines out
     bgwire.sim        the virtual board's sim lines, and its process's exit codes
 """

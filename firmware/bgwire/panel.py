@@ -5,8 +5,11 @@ Buttons: board.hw.Buttons.pressed() returns a mask of these bits (drivers/rp2_bu
 reads them from the pins hardware/pinmap.json names, the virtual board from sim lines).
 
 LED colours: (red, green, blue) at full brightness; the board draws each at its brightness
-(hardware/pinmap.json leds.brightness_default) as c * brightness // 255, and the `leds` live
-line carries the colours so drawn: role_at() maps one back to its role exactly.
+(hardware/pinmap.json leds.brightness_default) as c * brightness // 255 (board.leds
+Renderer.colour; bgwire.roles.dimmed, a test holds the two equal), and the `leds` live line
+carries the colours so drawn. Their names in words, and the exact way back from a drawn
+colour to its role, are in bgwire.roles (the host's: every string a module holds costs the
+board RAM once it is loaded, so the board loads only this).
 
 Points: each side counts its own points 1..24 (25 its bar, 0 its tray); the board (its
 sensors, its LEDs) counts in white's: physical().
@@ -27,27 +30,6 @@ EXTRA = (255, 0, 90)  # a checker too many here (pink)
 HIT = (200, 0, 255)  # a hit blot and the bar it goes to (purple)
 DICE = (255, 255, 200)  # the dice's pips
 REFUSED = WRONG  # a refused action: both dice red
-
-
-def roles():
-    """((name, colour), ...): what each colour means, in words (the host's)."""
-    return (("origin", ORIGIN), ("may go", TARGET), ("wrong", WRONG), ("missing", MISSING),
-            ("extra", EXTRA), ("hit", HIT), ("dice", DICE))
-
-
-def dimmed(rgb, brightness):
-    """A colour as the board draws it at brightness 0..255."""
-    return (rgb[0] * brightness // 255, rgb[1] * brightness // 255,
-            rgb[2] * brightness // 255)
-
-
-def role_at(rgb, brightness):
-    """The role whose colour the board draws as rgb at that brightness, or None."""
-    rgb = tuple(rgb)
-    for name, colour in roles():
-        if dimmed(colour, brightness) == rgb:
-            return name
-    return None
 
 
 def physical(side, point):

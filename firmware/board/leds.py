@@ -6,8 +6,7 @@
 # The roles' colours are the contract's (bgwire.panel): the host reads them back.
 
 from board.tracker import HIT_WAIT, ILLEGAL, LIFTED, RESTORE
-from bgwire.panel import DICE, EXTRA, HIT, MISSING, ORIGIN, REFUSED, TARGET, WRONG, dimmed
-from bgwire.panel import physical
+from bgwire.panel import DICE, EXTRA, HIT, MISSING, ORIGIN, REFUSED, TARGET, WRONG, physical
 
 _DARK = bytes(3)
 _COLOUR = ("white", "black")  # side 0 is white (player 0), side 1 black
@@ -55,7 +54,7 @@ class Renderer:
         k = self.brightness
         c = self._colours.get(rgb)
         if c is None or c[0] != k:
-            c = (k, bytes(dimmed(rgb, k)))
+            c = (k, bytes((rgb[0] * k // 255, rgb[1] * k // 255, rgb[2] * k // 255)))
             if len(self._colours) < 16:
                 self._colours[rgb] = c
         return c[1]

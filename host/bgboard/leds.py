@@ -6,7 +6,7 @@ import json
 import os
 
 from bgboard.firmware import HARDWARE_DIR
-from bgwire.panel import dimmed, role_at, roles
+from bgwire.roles import ROLES, dimmed, role_at
 
 SIDE_NAMES = ("white", "black")
 PIP_NAMES = ("tl", "tr", "ml", "c", "mr", "bl", "br")
@@ -31,7 +31,7 @@ def nearest_role(rgb):
     the LED wire, where the current cap scales them further."""
     top = max(rgb) or 1
     rgb = [c * 255 / top for c in rgb]
-    return min(roles(), key=lambda r: sum((a - b) ** 2 for a, b in zip(r[1], rgb)))[0]
+    return min(ROLES, key=lambda r: sum((a - b) ** 2 for a, b in zip(r[1], rgb)))[0]
 
 
 _ANY = {}
@@ -41,7 +41,7 @@ def _any_brightness():
     # {rgb: role} over every brightness, the highest brightness winning a clash.
     if not _ANY:
         for k in range(1, 256):
-            for name, colour in roles():
+            for name, colour in ROLES:
                 _ANY[dimmed(colour, k)] = name
     return _ANY
 

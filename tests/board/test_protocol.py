@@ -6,6 +6,7 @@ from board.protocol import Protocol
 from bgwire import MAX_LINE, PROTOCOL
 from bgwire.commands import COMMANDS, CommandError, parse
 from sim.devices import LineLink
+from wire_support import arguments
 from support import raises
 
 
@@ -99,7 +100,8 @@ def test_errors_say_what_is_wrong():
 
 
 def test_every_command_has_a_valid_form():
-    for cmd, spec in COMMANDS.items():
+    for cmd in COMMANDS:
+        spec = arguments(cmd)
         msg = {"cmd": cmd}
         for key in spec:
             if spec[key][1]:

@@ -5,7 +5,9 @@ import json
 from bgwire import MAX_LINE
 from bgwire.commands import CommandError, parse
 from bgwire.lines import LineReader
-from bgwire.panel import DICE, DOUBLE, ORIGIN, TAKE, TARGET, dimmed, physical, role_at, roles
+from board.leds import LedMap, Renderer
+from bgwire.panel import DICE, DOUBLE, ORIGIN, TAKE, TARGET, physical
+from bgwire.roles import ROLES, dimmed, role_at
 from bgwire.sim import PRESS, VERBS, button_bits, check, is_sim
 from support import raises
 
@@ -85,14 +87,14 @@ def test_sim_lines_are_checked_by_the_contract():
 
 def test_led_colours_map_back_to_their_roles_exactly():
     for brightness in (255, 64, 20):
-        for name, colour in roles():
+        for name, colour in ROLES:
             if colour == (255, 0, 0) and name != "wrong":
                 continue
             assert role_at(dimmed(colour, brightness), brightness) == name
     assert role_at(dimmed(ORIGIN, 64), 63) is None  # another brightness: no guessing
     assert role_at((1, 2, 3), 64) is None
     assert dimmed(TARGET, 64) == (0, 64, 10) and dimmed(DICE, 255) == DICE
-    names = [n for n, _ in roles()]
+    names = [n for n, _ in ROLES]
     assert len(set(names)) == len(names)
 
 
@@ -100,3 +102,12 @@ def test_each_side_counts_its_own_points_the_board_counts_whites():
     assert physical(0, 1) == 1 and physical(0, 24) == 24
     assert physical(1, 1) == 24 and physical(1, 24) == 1
     assert all(physical(1, physical(1, p)) == p for p in range(1, 25))
+
+
+def test_the_host_reads_colours_as_the_board_draws_them():
+    with open("hardware/pinmap.json") as f:
+        ledmap = LedMap(json.load(f)["leds"])
+    for brightness in (255, 64, 7):
+        r = Renderer(None, ledmap, brightness=brightness)
+        for name, colour in ROLES:
+            assert tuple(r.colour(colour)) == dimmed(colour, brightness), (name, brightness)
