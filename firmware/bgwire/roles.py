@@ -1,10 +1,10 @@
 """What each LED colour means, in words, and the way back from a colour the board drew to its
 role: the host's (bgboard play says the LEDs in words, the browser view draws them). The
-colours themselves are bgwire.panel's, the board's; a new role is a colour there and a name
+colours themselves are bgwire's, the board's; a new role is a colour there and a name
 here.
 """
 
-from bgwire.panel import DICE, EXTRA, HIT, MISSING, ORIGIN, TARGET, WRONG
+from bgwire import DICE, EXTRA, HIT, MISSING, ORIGIN, TARGET, WRONG
 
 # (name, colour) in the order a colour shared by two roles is read (REFUSED is WRONG's red).
 ROLES = (("origin", ORIGIN), ("may go", TARGET), ("wrong", WRONG), ("missing", MISSING),

@@ -11,7 +11,7 @@ to the firmware, and the exit codes with which the virtual board's process asks 
 S: 0 white, 1 black; P in S's own numbering: 1..24 points, 25 its bar, 0 its tray.
 """
 
-from bgwire.panel import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO
+from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO
 
 VERBS = ("look", "lift", "place", "press")
 # Button names a press takes, and their bits (beaver: Double and Take pressed together).

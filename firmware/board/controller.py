@@ -14,7 +14,7 @@ from bgcore import Match, Position, Rules, Turn
 from bgcore.position import OFF
 from board.layout import heights_from_counts
 from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations
-from bgwire.panel import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO  # the buttons' bits
+from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO  # the buttons' bits
 
 SETUP = "setup"      # waiting for the starting position to stand
 OPENING = "opening"  # waiting for the opening throw

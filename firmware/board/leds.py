@@ -3,10 +3,10 @@
 # bar, trays, dice) through the chain table of hardware/pinmap.json, at the brightness set,
 # and holds the whole under a current cap (a USB port gives a few hundred mA).
 
-# The roles' colours are the contract's (bgwire.panel): the host reads them back.
+# The roles' colours are the contract's (bgwire): the host reads them back.
 
 from board.tracker import HIT_WAIT, ILLEGAL, LIFTED, RESTORE
-from bgwire.panel import DICE, EXTRA, HIT, MISSING, ORIGIN, REFUSED, TARGET, WRONG, physical
+from bgwire import DICE, EXTRA, HIT, MISSING, ORIGIN, REFUSED, TARGET, WRONG, physical
 
 _DARK = bytes(3)
 _COLOUR = ("white", "black")  # side 0 is white (player 0), side 1 black

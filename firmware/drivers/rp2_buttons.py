@@ -1,9 +1,9 @@
 # The six buttons (board.hw.Buttons), polled and debounced: a press counts once its level has
-# held for DEBOUNCE_MS. Bits as the contract numbers them (bgwire.panel).
+# held for DEBOUNCE_MS. Bits as the contract numbers them (bgwire).
 
 import time
 
-from bgwire.panel import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO
+from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO
 from machine import Pin
 
 DEBOUNCE_MS = 30

@@ -6,7 +6,7 @@
 from bgcore import Position
 from board.controller import IDLE, OPENING, OVER, PASS_MS, PLAYING, SETUP
 from board.tracker import STEADY
-from bgwire.panel import DOUBLE, DROP, ROLL, TAKE
+from bgwire import DOUBLE, DROP, ROLL, TAKE
 from sim.hands import choose_play, scratch
 from sim.rng import Rng
 

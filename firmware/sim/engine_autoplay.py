@@ -8,7 +8,7 @@
 
 from board.controller import OPENING, OVER, PASS_MS, PLAYING, SETUP
 from board.tracker import STEADY
-from bgwire.panel import DOUBLE, DROP, ORIGIN, ROLL, TAKE, TARGET, WRONG, physical
+from bgwire import DOUBLE, DROP, ORIGIN, ROLL, TAKE, TARGET, WRONG, physical
 from sim.autoplay import Autoplay
 from sim.hands import random_play, scratch
 

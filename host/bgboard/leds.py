@@ -1,6 +1,6 @@
 """The board's LED chain as the host reads it: where each chain index is (hardware/pinmap.json's
 `leds` section) and what a lit colour means (the roles' colours are the contract's,
-bgwire.panel). Shared by `bgboard play` (LEDs in words) and the browser view (LEDs drawn)."""
+bgwire). Shared by `bgboard play` (LEDs in words) and the browser view (LEDs drawn)."""
 
 import json
 import os

@@ -5,7 +5,7 @@
 # sensing), buttons, commands; checked by the events committed and the state reported.
 from bgcore import Rules
 from board.controller import OPENING, OVER, PLAYING, SETUP
-from bgwire.panel import DROP, TAKE
+from bgwire import DROP, TAKE
 from board_support import BLACK, WHITE
 from chouette_support import NAMES, box_on_roll, chouette, evs, refused, rig, team_on_roll
 

@@ -2,7 +2,7 @@
 # from the snapshot compaction wrote) and is where the last committed event left it: the
 # answers still due, the ledger, the line-up.
 from board.controller import OVER, Board
-from bgwire.panel import DROP
+from bgwire import DROP
 from board.journal import Journal
 from board.storage import FlashStorage
 from board_support import BLACK, Dice, rmtree, tmpdir

@@ -4,7 +4,7 @@ import gc
 
 from bgcore import GAMMON, Rules
 from board.controller import IDLE, OPENING, OVER, PASS_MS, PLAYING, SETUP, Board
-from bgwire.panel import DROP, ROLL
+from bgwire import DROP, ROLL
 from board.journal import Journal
 from board.storage import FlashStorage
 from board.tracker import RESTORE

@@ -4,10 +4,10 @@
 import json
 
 from board.controller import Board
-from bgwire.panel import ROLL
+from bgwire import ROLL
 from board.guide import command
 from board.leds import LedMap, Renderer
-from bgwire.panel import HIT, ORIGIN, TARGET, WRONG
+from bgwire import HIT, ORIGIN, TARGET, WRONG
 from bgwire.commands import CommandError, parse
 from board_support import BLACK, WHITE, Dice, Eyes
 from sim.devices import SimLeds

@@ -3,7 +3,7 @@ import json
 
 from bgcore import Position, Turn
 from board.leds import LedMap, Renderer
-from bgwire.panel import DICE, MISSING, ORIGIN, TARGET, WRONG
+from bgwire import DICE, MISSING, ORIGIN, TARGET, WRONG
 from board.tracker import Sensed, Tracker
 from sim.devices import SimLeds
 

@@ -6,7 +6,7 @@ from bgwire import MAX_LINE
 from bgwire.commands import CommandError, parse
 from bgwire.lines import LineReader
 from board.leds import LedMap, Renderer
-from bgwire.panel import DICE, DOUBLE, ORIGIN, TAKE, TARGET, physical
+from bgwire import DICE, DOUBLE, ORIGIN, TAKE, TARGET, physical
 from bgwire.roles import ROLES, dimmed, role_at
 from bgwire.sim import PRESS, VERBS, button_bits, check, is_sim
 from support import raises

@@ -2,7 +2,7 @@
 # is never ahead of its journal, and what the host was told is what the flash replays.
 # Whole matches with writes failing at random: tests/soak/soak_faults.py.
 from board.controller import IDLE, Board
-from bgwire.panel import ROLL
+from bgwire import ROLL
 from board.journal import Journal
 from board_support import WHITE, Dice, Eyes, rmtree, tmpdir
 from faulty_storage import FailingStorage

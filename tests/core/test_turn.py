@@ -141,7 +141,7 @@ def test_refused_move_changes_nothing():
 
 def test_every_destination_can_be_completed():
     # Whatever the player picks among the destinations, the play can still be finished.
-    from support import random_positions
+    from random_games import random_positions
     for position, dice in random_positions(11, 60):
         turn = Turn(position, dice)
         _finish_each_way(turn, 3)

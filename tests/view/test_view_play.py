@@ -13,7 +13,7 @@ from viewsupport import log
 from bgboard.events import Entry
 from bgboard.matfile import action_text
 from bgcore import Position, Turn
-from bgwire.panel import physical
+from bgwire import physical
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The README's picture: written by this test when missing or when BGBOARD_SCREENSHOT=1 (a
