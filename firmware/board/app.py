@@ -11,10 +11,11 @@ from board.archive import Archive
 from board.journal import Journal, Resync
 from board.layout import SLOTS, filled, heights_from_counts
 from board.leds import LedMap, Renderer
-from board.protocol import CommandError, Protocol
+from board.protocol import Protocol
 from board.sensing import Sensing
 from board.tracker import Sensed
 from bgcore import Position, Rules
+from bgwire.commands import CommandError
 
 FIRMWARE = "0.1.0"
 SCAN_MS = 10

@@ -14,19 +14,13 @@ from bgcore import Match, Position, Rules, Turn
 from bgcore.position import OFF
 from board.layout import heights_from_counts
 from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations
+from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO  # the buttons' bits
 
 SETUP = "setup"      # waiting for the starting position to stand
 OPENING = "opening"  # waiting for the opening throw
 PLAYING = "playing"
 OVER = "over"        # game over: showing the result until the next setup
 IDLE = "idle"        # match over (or none): waiting for a new one
-
-ROLL = 1
-DOUBLE = 2
-TAKE = 4
-DROP = 8
-UNDO = 16  # undo/verify: show every difference from the expected position
-MENU = 32  # after a match: start another with the same settings; in a game: ask for a hint
 
 PASS_MS = 2000     # a roll with no legal play is shown this long, then passes
 LAST_OFF_MS = 1500  # the last checker held off the board this long is borne off

@@ -3,18 +3,12 @@
 # bar, trays, dice) through the chain table of hardware/pinmap.json, at the brightness set,
 # and holds the whole under a current cap (a USB port gives a few hundred mA).
 
+# The roles' colours are the contract's (bgwire): the host reads them back.
+
 from array import array
 
 from board.tracker import HIT_WAIT, ILLEGAL, LIFTED, RESTORE
-
-ORIGIN = (0, 60, 255)
-TARGET = (0, 255, 40)
-WRONG = (255, 0, 0)
-MISSING = (255, 140, 0)
-EXTRA = (255, 0, 90)
-HIT = (200, 0, 255)
-DICE = (255, 255, 200)
-REFUSED = (255, 0, 0)
+from bgwire import DICE, EXTRA, HIT, MISSING, ORIGIN, REFUSED, TARGET, WRONG, physical
 
 _COLOUR = ("white", "black")  # side 0 is white (player 0), side 1 black
 
@@ -41,11 +35,6 @@ class LedMap:
 def _run(indices):
     lo = min(indices)
     return lo if sorted(indices) == list(range(lo, lo + len(indices))) else -1
-
-
-def physical(side, point):
-    """White's (the board's) point number of `side`'s own point 1..24."""
-    return point if side == 0 else 25 - point
 
 
 class Renderer:

@@ -3,10 +3,12 @@
 # wrong and no other play is committed. Perfect sensing; real LED frames.
 import json
 
-from board.controller import ROLL, Board
+from board.controller import Board
+from bgwire import ROLL
 from board.guide import command
-from board.leds import HIT, ORIGIN, TARGET, WRONG, LedMap, Renderer
-from board.protocol import CommandError, parse
+from board.leds import LedMap, Renderer
+from bgwire import HIT, ORIGIN, TARGET, WRONG
+from bgwire.commands import CommandError, parse
 from board_support import BLACK, WHITE, Dice, Eyes
 from sim.devices import SimLeds
 from support import raises

@@ -2,7 +2,8 @@
 import json
 
 from bgcore import Position, Turn
-from board.leds import DICE, MISSING, ORIGIN, TARGET, WRONG, LedMap, Renderer
+from board.leds import LedMap, Renderer
+from bgwire import DICE, MISSING, ORIGIN, TARGET, WRONG
 from board.tracker import Sensed, Tracker
 from sim.devices import SimLeds
 

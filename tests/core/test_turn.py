@@ -141,7 +141,7 @@ def test_refused_move_changes_nothing():
 
 def test_every_destination_can_be_completed():
     # Whatever the player picks among the destinations, the play can still be finished.
-    from support import random_positions
+    from random_games import random_positions
     for position, dice in random_positions(11, 60):
         turn = Turn(position, dice)
         _finish_each_way(turn, 3)
@@ -175,7 +175,7 @@ def test_a_one_die_move_may_name_its_die():
 def test_destinations_worked_out_ahead_are_those_of_the_turn_as_it_stands():
     # A board works out each point's destinations between scans (prepare()) so that a lift
     # lights at once; after every move and takeback they must still be where a path goes.
-    from support import random_positions
+    from random_games import random_positions
     for position, dice in random_positions(5, 40):
         turn = Turn(position, dice)
         while turn.prepare():
