@@ -27,8 +27,9 @@ import tty
 from bgboard.firmware import FIRMWARE_DIR, find_tool, install_local
 from bgwire.sim import RESET, RESET_RAW  # the exit codes of firmware/sim/device.py
 # The 64-bit unix port, with the simulation compiled from source beside the firmware (a
-# second start on a flash with a finished match and its archive failed at 288K).
-DEFAULT_HEAP = "320K"
+# second start on a flash with a finished match and its archive failed at 288K; the
+# firmware flashed as source, compiled at its start, ran out at 320K once bgwire joined).
+DEFAULT_HEAP = "352K"
 
 
 class VirtualBoardError(Exception):
