@@ -34,6 +34,7 @@ import tempfile
 import time
 
 from bgboard.engine import EngineError, find_gnubg
+from bgboard.matfile import LEFT_WIDTH
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gnubg_analyse.py")
 WORST = 5  # worst checker plays listed per player
@@ -92,6 +93,7 @@ def kind_of(path):
 _MAT_GAME = re.compile(r"^\s*Game\s+\d+\s*$", re.M)
 _MAT_ROLL = re.compile(r"(?<![\d/])[1-6][1-6]:")
 _SGF_ROLL = re.compile(r";\s*[BW]\[[1-6][1-6]")
+LEFT_END = 5 + LEFT_WIDTH  # a .mat line's right column starts after this
 
 
 def rolls_in_file(text, kind):
@@ -103,10 +105,20 @@ def rolls_in_file(text, kind):
     parts = _MAT_GAME.split(text)[1:]
     counts = []
     for part in parts:
-        n = 0
-        for line in part.splitlines():
-            if re.match(r"^\s*\d+\)", line):
-                n += len(_MAT_ROLL.findall(line))
+        rolls = []  # (played, where, column) of each roll in the game
+        body = "\n".join(ln for ln in part.splitlines() if re.match(r"^\s*\d+\)", ln))
+        for m in _MAT_ROLL.finditer(body):
+            column = m.start() - body.rfind("\n", 0, m.start()) - 1 > LEFT_END
+            rolls.append((bool(re.match(r" *\d+/", body[m.end():])), m.end(), column))
+        n = len(rolls)
+        # A roll its player resigned after without playing is the game's last action, with
+        # no play, and the other player wins: gnubg keeps no play for it.
+        wins = part.find("Wins")
+        right_wins = wins - part.rfind("\n", 0, wins) - 1 > LEFT_END
+        if rolls and wins >= 0 and not rolls[-1][0] and not re.search(
+                r"Doubles|Takes|Drops|Beavers|Raccoons", body[rolls[-1][1]:]) \
+                and right_wins != rolls[-1][2]:
+            n -= 1
         counts.append(n)
     return counts
 
@@ -304,10 +316,14 @@ def _play_words(board, dice, move):
     if not move:
         return "(no play)"
     steps = [(int(a), int(b)) for a, b in move]
-    try:
-        return notation(turn_of(Position.from_id(board), tuple(dice), steps).steps)
-    except ValueError:
-        return " ".join("%d/%d" % s for s in steps)
+    # gnubg keeps the order the file wrote the steps in: the same play reads the same
+    # whichever file it came from (the farthest checker first, as gnubg writes a play).
+    for order in (sorted(steps, key=lambda s: (-s[0], -s[1])), steps):
+        try:
+            return notation(turn_of(Position.from_id(board), tuple(dice), order).steps)
+        except ValueError:
+            continue
+    return " ".join("%d/%d" % s for s in steps)
 
 
 def plays_of(done, names):
