@@ -185,6 +185,7 @@ bench: bytecode system-deps
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=192K tests/bench/bench_board.py
 	MICROPYPATH=build/bytecode:.frozen $(MPY) -X heapsize=512K tests/bench/mem_report.py
 	$(BIN)/python tests/bench/bench_engine.py
+	$(BIN)/python tests/bench/bench_analysis.py
 	$(MAKE) --no-print-directory bench-pico
 
 # The firmware on the emulated RP2040, in emulated time: flash, boot, scan, LEDs, roll work,

@@ -5,6 +5,7 @@ import sys
 import click
 
 from bgboard import __version__
+from bgboard.analyse_cmd import COMMANDS as ANALYSE_COMMANDS
 from bgboard.board_cmd import COMMANDS as BOARD_COMMANDS
 from bgboard.engine_cmd import COMMANDS as ENGINE_COMMANDS
 from bgboard.rules_cmd import rules
@@ -20,7 +21,8 @@ def cli():
 
 
 cli.add_command(rules)
-for _command in BOARD_COMMANDS + SIM_COMMANDS + [play] + VIEW_COMMANDS + ENGINE_COMMANDS:
+for _command in (BOARD_COMMANDS + SIM_COMMANDS + [play] + VIEW_COMMANDS + ENGINE_COMMANDS
+                 + ANALYSE_COMMANDS):
     cli.add_command(_command)
 
 

@@ -27,6 +27,9 @@ LOOK_S = 1.0
 WAIT_S = 0.2  # ... or this often while the person's finished play stands (--wait)
 POLL_S = 0.05  # the link is read this often
 SHOWN_RATINGS = 12  # the page lists the person's last plays rated
+# On a board, each match played against the engine is written here when it ends (its .mat,
+# .sgf and gnubg's analysis of it), unless --log names another folder.
+MATCHES_DIR = os.path.join(os.path.expanduser("~"), ".local", "state", "bgboard", "matches")
 
 
 class CoachError(Exception):
@@ -40,7 +43,8 @@ class EngineDriver:
     checker back; the simulated hands need none)."""
 
     def __init__(self, engine, side, link, say=_err, grace=0.0, coach=False,
-                 hint_level=COACH_LEVEL, flash_blunders=False, on_coach=None):
+                 hint_level=COACH_LEVEL, flash_blunders=False, on_coach=None,
+                 analysis_dir=None, names=None):
         self.engine = engine
         self.side = side
         self.link = link
@@ -60,6 +64,16 @@ class EngineDriver:
         self.on_coach = on_coach  # called when the coach's page data changed
         self._rated = []  # the page's list of the person's rated plays (dicts)
         self._hint_wanted = False  # the board's Menu button asked for one
+        # A match played here that ends: its .mat and .sgf are written into analysis_dir
+        # and gnubg analyses it there (in a gnubg and a thread of their own: the engine's
+        # process goes on answering). `analysis` is what the page shows of it.
+        self.analysis_dir = analysis_dir
+        self.names = names
+        self.analysis = None  # {"state": "running"/"ready"/"failed", "name", "text", ...}
+        self._match_events = []  # of the match in progress, from its `match` event
+        self._played_here = False  # the engine acted in it (not a match replayed at connect)
+        self._analysis_news = False  # the analysis thread changed `analysis`
+        self._analyser = None
         self.start_match = None  # a match of this length to start first (--match)
         self._game = None  # bgboard.events.GameLog of the game being played (its position)
         self._st = None  # the last state seen
@@ -84,6 +98,8 @@ class EngineDriver:
 
     def event(self, ev):
         self._next = 0.0
+        if self.analysis_dir is not None:
+            self._keep(ev)
         if self.last_hint is not None:  # a hint holds for its roll only: what the board
             self.last_hint = None  # commits next ends it
             self._changed()
@@ -152,6 +168,81 @@ class EngineDriver:
         if self.on_coach is not None:
             self.on_coach()
 
+    # --- the analysis after a match -------------------------------------------------------------
+
+    def _keep(self, ev):
+        kind = ev["ev"]
+        if kind == "match":
+            self._match_events = [ev]
+            self._played_here = False
+            return
+        if not self._match_events:
+            return
+        self._match_events.append(ev)
+        if kind == "match_over" and self._played_here:
+            events, self._match_events = self._match_events, []
+            self._analyse(events)
+
+    def _analyse(self, events):
+        """Write the finished match's .mat and .sgf and start gnubg's analysis of it."""
+        import threading
+
+        from bgboard.events import build_matches
+        from bgboard.matfile import DEFAULT_NAMES, mat_text
+        from bgboard.recorder import write_atomic
+        from bgboard.sgf import sgf_text
+
+        names = self.names or DEFAULT_NAMES
+        matches = build_matches(events)
+        if not matches:
+            return
+        match = matches[-1]
+        kind = "money" if match.length == 0 else "match"
+        journal = getattr(self.link, "journal", None) or "0"
+        base = "%s-%s-%06d" % (kind, journal, match.first_seq)
+        try:
+            os.makedirs(self.analysis_dir, exist_ok=True)
+            path = os.path.join(self.analysis_dir, base + ".mat")
+            write_atomic(path, mat_text(match, names))
+            write_atomic(os.path.join(self.analysis_dir, base + ".sgf"),
+                         sgf_text(match, names))
+        except OSError as e:
+            self.say("analysis: cannot write the match into %s: %s" % (self.analysis_dir, e))
+            return
+        self.analysis = {"state": "running", "name": base, "mat": base + ".mat",
+                         "text": "gnubg is analysing the match"}
+        self._changed()
+        self._analyser = threading.Thread(target=self._run_analysis, args=(path, base),
+                                          name="bgboard-analysis", daemon=True)
+        self._analyser.start()
+
+    def _run_analysis(self, path, base):
+        # The analysis thread: `analysis` is replaced whole, step() tells the page.
+        from bgboard.analysis import analyse_file
+
+        def progress(game, games, plays):
+            self.analysis = dict(self.analysis, game=game, games=games,
+                                 text="gnubg is analysing game %d of %d" % (game, games))
+            self._analysis_news = True
+
+        try:
+            summary, _, html_path = analyse_file(path, self.analysis_dir, progress)
+        except Exception as e:  # noqa: B902 - said; the match's files are written already
+            self.analysis = {"state": "failed", "name": base, "mat": base + ".mat",
+                             "text": "the analysis failed: %s" % e}
+        else:
+            self.analysis = {"state": "ready", "name": base, "mat": base + ".mat",
+                             "html": os.path.basename(html_path),
+                             "json": base + ".analysis.json",
+                             "text": "; ".join(
+                                 "%s %.1f mEMG (%s)" % (p["name"], p["overall"]["error_rate_memg"],
+                                                       p["overall"]["rating"])
+                                 for p in summary["players"])}
+        self._analysis_news = True
+
+    def analysis_view(self):
+        return dict(self.analysis) if self.analysis is not None else None
+
     # --- the coach ----------------------------------------------------------------------------
 
     def hint(self):
@@ -194,7 +285,8 @@ class EngineDriver:
         return {"level": self.hint_level, "hint": self.last_hint, "ratings": list(self._rated),
                 "tally": {"plays": len(self.ratings), "doubtful": marks.count("doubtful"),
                           "bad": marks.count("bad"), "very bad": marks.count("very bad"),
-                          "lost": round(sum(r.lost for _, r in self.ratings), 3)}}
+                          "lost": round(sum(r.lost for _, r in self.ratings), 3)},
+                "analysis": self.analysis_view()}
 
     # --- acting -------------------------------------------------------------------------------
 
@@ -216,6 +308,12 @@ class EngineDriver:
                 self.flashes += 1
             except Refused:
                 pass  # a board without it: the rating is said all the same
+        if self._analysis_news:
+            self._analysis_news = False
+            a = self.analysis
+            if a is not None and a["state"] != "running":
+                self.say("analysis of %s: %s" % (a["mat"], a["text"]))
+            self._changed()
         if self._hint_wanted:
             self._hint_wanted = False
             try:
@@ -244,6 +342,7 @@ class EngineDriver:
         if st.get("phase") != "playing" or "game" not in st:
             return
         self._st = st
+        self._played_here = True  # the match being played is followed live
         g = st["game"]
         allowed = g["allowed"]
         on_roll = g["player"]
@@ -350,7 +449,13 @@ def engine_name(level):
 @click.option("--games", type=click.IntRange(1, 10000), default=None, metavar="K",
               help="With --autoplay: a money session of K games instead of a match.")
 @click.option("--log", "log_dir", type=click.Path(file_okay=False), default=None,
-              help="With --autoplay: record the journal, .mat and .sgf into this folder.")
+              help="With --autoplay: record the journal, .mat and .sgf into this folder. "
+                   "On a board: where each match played here goes when it ends (.mat, .sgf "
+                   "and gnubg's analysis; default %s)." % MATCHES_DIR.replace(
+                       os.path.expanduser("~"), "~"))
+@click.option("--analysis/--no-analysis", default=True, show_default=True,
+              help="gnubg analyses each match when it ends (NAME.analysis.json and .html "
+                   "beside its .mat; on a board the page links to it).")
 @click.option("--wait", "grace", type=click.FloatRange(0), default=None,
               help="Seconds the person's finished play stands before the engine throws "
                    "(default 1.5 on a board, 0 with --autoplay).")
@@ -367,8 +472,8 @@ def engine_name(level):
                    "the top plays, the person's plays rated).")
 @click.option("--http-port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="With --view: the web server's port (0: any free one).")
-def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, grace, wrong_pct,
-           name, hint_level, flash_blunders, view, http_port):
+def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analysis, grace,
+           wrong_pct, name, hint_level, flash_blunders, view, http_port):
     """Play against GNU Backgammon on the board: it plays one side, the board shows its
     plays on the LEDs and the person moves its checkers. With --sim --autoplay a whole
     match (or --games K: a money session) on a fresh virtual board, the simulated hands for
@@ -380,9 +485,8 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, grace
                                "and `bgboard engine --port` on its port)")
     if sim and port:
         raise click.UsageError("--sim or --port, not both")
-    if not autoplay and (log_dir or wrong_pct or games):
-        raise click.UsageError("--games, --log and --wrong-pct go with --autoplay (`bgboard "
-                               "log` records a board's games)")
+    if not autoplay and (wrong_pct or games):
+        raise click.UsageError("--games and --wrong-pct go with --autoplay")
     if length and games:
         raise click.UsageError("--match N or --games K, not both")
     if view and autoplay:
@@ -401,13 +505,15 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, grace
     try:
         if autoplay:
             _autoplay(eng, engine_side, seed, length or 3, games, log_dir, tuple(names),
-                      wrong_pct, grace or 0.0, flash_blunders)
-        elif view:
-            _with_view(eng, engine_side, port, 1.5 if grace is None else grace, length,
-                       hint_level, flash_blunders, http_port, tuple(names))
+                      wrong_pct, grace or 0.0, flash_blunders, analysis)
         else:
-            _on_board(eng, engine_side, port, 1.5 if grace is None else grace, length,
-                      hint_level, flash_blunders)
+            folder = (log_dir or MATCHES_DIR) if analysis else None
+            if view:
+                _with_view(eng, engine_side, port, 1.5 if grace is None else grace, length,
+                           hint_level, flash_blunders, http_port, tuple(names), folder)
+            else:
+                _on_board(eng, engine_side, port, 1.5 if grace is None else grace, length,
+                          hint_level, flash_blunders, folder, tuple(names))
     except EngineError as e:
         raise click.ClickException(str(e)) from None
     finally:
@@ -415,7 +521,7 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, grace
 
 
 def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace,
-              flash_blunders=False):
+              flash_blunders=False, analysis=True):
     from bgboard.sim_cmd import _autoplay as follow
     from bgboard.sim_cmd import _done, _interrupt
     from bgboard.virtual import VirtualBoard, VirtualBoardError
@@ -469,16 +575,39 @@ def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace,
             done.get("wrong_refused", 0) != done.get("wrong", 0):
         raise click.ClickException("a wrong move of the engine's checkers was not shown or "
                                    "was committed")
+    if analysis and log_dir:
+        for path in done.get("files", []):
+            if path.endswith(".mat"):
+                analyse_logged(path)
 
 
-def _on_board(eng, side, port, grace, length, hint_level=COACH_LEVEL, flash_blunders=False):
+def analyse_logged(path):
+    """gnubg's analysis of a logged match, after the logs are closed: its progress and its
+    result said; a failure is said in one line and changes nothing else (the logs never
+    need it)."""
+    from bgboard.analyse_cmd import progress_printer, summary_lines
+    from bgboard.analysis import analyse_file
+
+    try:
+        summary, json_path, html_path = analyse_file(path, on_progress=progress_printer())
+    except Exception as e:  # noqa: B902 - the match is played and logged all the same
+        _err("warning: no analysis of %s: %s" % (os.path.basename(path), e))
+        return False
+    for line in summary_lines(summary):
+        click.echo(line)
+    click.echo("analysis: %s, %s" % (json_path, html_path))
+    return True
+
+
+def _on_board(eng, side, port, grace, length, hint_level=COACH_LEVEL, flash_blunders=False,
+              folder=None, names=None):
     from bgboard.board_cmd import open_link
     from bgboard.link import LinkError
 
     link = open_link(port, reconnect=True, sync=False,
                      on_problem=lambda t: _err("warning: %s" % t))
     driver = EngineDriver(eng, side, link, grace=grace, coach=True, hint_level=hint_level,
-                          flash_blunders=flash_blunders)
+                          flash_blunders=flash_blunders, analysis_dir=folder, names=names)
     link.on_event = driver.event
     try:
         link.connect(wait=True)
@@ -503,7 +632,8 @@ def _on_board(eng, side, port, grace, length, hint_level=COACH_LEVEL, flash_blun
         click.echo(driver.rated())
 
 
-def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_port, names):
+def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_port, names,
+               folder=None):
     # The view's worker holds the link; the driver plays on it from the worker's thread.
     from bgboard.board_cmd import choose_port
     from bgboard.view import serve
@@ -516,10 +646,11 @@ def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_
     def coach(link, note, changed):
         d = EngineDriver(eng, side, link, say=note, grace=grace, coach=True,
                          hint_level=hint_level, flash_blunders=flash_blunders,
-                         on_coach=changed)
+                         on_coach=changed, analysis_dir=folder, names=names)
         if drivers:  # a new link (reconnected): the same tallies go on
             old = drivers[-1]
             d.ratings, d._rated, d.hints = old.ratings, old._rated, old.hints
+            d.analysis = old.analysis
         drivers.append(d)
         if length and not started:
             started.append(True)
@@ -528,7 +659,7 @@ def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_
 
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        serve(path, http_port=http_port, names=names, coach=coach,
+        serve(path, http_port=http_port, names=names, coach=coach, analysis_dir=folder,
               on_ready=lambda url: click.echo("view: %s" % url))
     except KeyboardInterrupt:
         _err("stopped")

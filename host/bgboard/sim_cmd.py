@@ -307,6 +307,8 @@ def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0,
         link.close()
         if rec is not None:
             rec.close()
+    if rec is not None:
+        done["files"] = list(rec.files)  # the .mat and .sgf written
     click.echo("played: %d game(s), %d plays, %d mismatch(es), %d stuck; %d events"
                % (done["games"], done["plays"], done["mismatches"], done["stuck"], last))
     if log_dir:

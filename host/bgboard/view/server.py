@@ -9,7 +9,10 @@ move list, the connection...) that the asyncio side (aiohttp) sends over a WebSo
 every page: a slow page gets the latest snapshot, never a queue of old ones.
 
 Routes: `/` the page (static/index.html, view.js, view.css: no build step), `/ws` the
-WebSocket, `/board.svg` the board as it is now, `/state.json` the last snapshot.
+WebSocket, `/board.svg` the board as it is now, `/state.json` the last snapshot; with a
+coach (`bgboard engine --view`), `/analysis` the state of gnubg's analysis of the last match
+played (JSON) and `/analysis/NAME.analysis.html` (or `.json`) the analysis itself, from the
+folder the matches are written into (503 while gnubg is still at it, 404 for another name).
 
 From a page (JSON over the WebSocket):
     {"type": "sim", "line": {"sim": "lift", "side": 0, "at": 13}}   virtual board only
@@ -31,6 +34,7 @@ import ipaddress
 import json
 import os
 import queue
+import re
 import threading
 import time
 
@@ -325,7 +329,10 @@ def host_allowed(host_header, served_host):
     return True
 
 
-def make_app(worker, hub, served_host="127.0.0.1"):
+ANALYSIS_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\.analysis\.(html|json)$")
+
+
+def make_app(worker, hub, served_host="127.0.0.1", analysis_dir=None):
     from aiohttp import WSMsgType, web
 
     @web.middleware
@@ -346,6 +353,39 @@ def make_app(worker, hub, served_host="127.0.0.1"):
 
     async def state_json(request):
         return web.Response(text=hub.last_text or "{}", content_type="application/json")
+
+    def analysis_state():
+        driver = worker.driver
+        return driver.analysis_view() if driver is not None else None
+
+    async def analysis_index(request):
+        if analysis_dir is None:
+            raise web.HTTPNotFound(text="no analysis here: `bgboard engine --view` analyses "
+                                        "the matches played against it")
+        return web.json_response({"analysis": analysis_state()},
+                                 headers={"Cache-Control": "no-cache"})
+
+    async def analysis_file(request):
+        name = request.match_info["name"]
+        if analysis_dir is None:
+            raise web.HTTPNotFound(text="no analysis here: `bgboard engine --view` analyses "
+                                        "the matches played against it")
+        path = os.path.join(analysis_dir, name)
+        if ANALYSIS_NAME.match(name) and os.path.isfile(path):
+            kind = "text/html" if name.endswith(".html") else "application/json"
+            with open(path, "rb") as f:
+                body = f.read()
+            return web.Response(body=body, content_type=kind, charset="utf-8",
+                                headers={"Cache-Control": "no-cache"})
+        state = analysis_state()
+        if state is not None and name.startswith(state["name"] + ".analysis."):
+            if state["state"] == "running":
+                raise web.HTTPServiceUnavailable(
+                    text="not ready yet: %s; try again in a few seconds" % state["text"],
+                    headers={"Retry-After": "5"})
+            if state["state"] == "failed":
+                raise web.HTTPNotFound(text=state["text"])
+        raise web.HTTPNotFound(text="no analysis named %s here" % name)
 
     async def websocket(request):
         # Only this server's own pages: a page of another site in the same browser may
@@ -387,6 +427,8 @@ def make_app(worker, hub, served_host="127.0.0.1"):
     app.router.add_get("/ws", websocket)
     app.router.add_get("/board.svg", board_svg)
     app.router.add_get("/state.json", state_json)
+    app.router.add_get("/analysis", analysis_index)
+    app.router.add_get("/analysis/{name}", analysis_file)
     app.router.add_static("/static/", STATIC)
     return app
 
@@ -438,7 +480,8 @@ class ViewError(click.ClickException):
     """The server could not start (its address is taken...): one line, exit status 1."""
 
 
-async def _main(port_path, http_host, http_port, on_ready, names, opener, coach):
+async def _main(port_path, http_host, http_port, on_ready, names, opener, coach,
+                analysis_dir=None):
     from aiohttp import web
 
     loop = asyncio.get_running_loop()
@@ -453,7 +496,7 @@ async def _main(port_path, http_host, http_port, on_ready, names, opener, coach)
 
     worker = BoardWorker(port_path, model, publish, opener, coach)
     hub = Hub(worker)
-    runner = web.AppRunner(make_app(worker, hub, http_host), access_log=None,
+    runner = web.AppRunner(make_app(worker, hub, http_host, analysis_dir), access_log=None,
                            handle_signals=False)
     await runner.setup()
     site = web.TCPSite(runner, http_host, http_port, shutdown_timeout=2.0)
@@ -478,8 +521,10 @@ async def _main(port_path, http_host, http_port, on_ready, names, opener, coach)
 
 
 def serve(port_path, http_host="127.0.0.1", http_port=8000, on_ready=None,
-          names=DEFAULT_NAMES, opener=None, coach=None):
+          names=DEFAULT_NAMES, opener=None, coach=None, analysis_dir=None):
     """Serve the live view of the board on `port_path` until interrupted (KeyboardInterrupt
     comes out of here, as from any blocking call); `on_ready(url)` once it listens.
-    ViewError if it cannot listen. coach: see BoardWorker."""
-    asyncio.run(_main(port_path, http_host, http_port, on_ready, names, opener, coach))
+    ViewError if it cannot listen. coach: see BoardWorker; analysis_dir: the folder its
+    analyses are written into (served under /analysis/)."""
+    asyncio.run(_main(port_path, http_host, http_port, on_ready, names, opener, coach,
+                      analysis_dir))

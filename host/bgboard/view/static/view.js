@@ -115,12 +115,31 @@
     $("tally").textContent = t.plays ? "Your plays rated: " + t.plays + "; " + t.doubtful +
       " doubtful, " + t.bad + " bad, " + t["very bad"] + " very bad; " +
       t.lost.toFixed(3) + " equity lost" : "";
+    showAnalysis(c.analysis);
     const rated = $("ratings");
     rated.replaceChildren();
     for (const r of c.ratings.slice().reverse()) {
       row(rated, [r.dice.join("-"), r.play, r.mark || "ok",
                   r.mark ? "-" + r.lost.toFixed(3) + " (gnubg: " + r.best + ")" : ""],
           r.mark ? "mark " + r.mark.replace(" ", "-") : "");
+    }
+  }
+
+  // gnubg's analysis of the last match played here: a link once it is written.
+  function showAnalysis(a) {
+    const box = $("analysis");
+    box.replaceChildren();
+    box.dataset.state = a ? a.state : "";
+    if (!a) return;
+    if (a.state === "ready") {
+      const link = document.createElement("a");
+      link.href = "/analysis/" + encodeURIComponent(a.html);
+      link.target = "_blank";
+      link.rel = "noopener";
+      link.textContent = "Analysis of the match";
+      box.append(link, ": " + a.text);
+    } else {
+      box.textContent = a.text;
     }
   }
 
