@@ -287,15 +287,14 @@ with open(%r, "w") as f:
 """
 
 
-def test_rolls_written_are_the_rolls_gnubg_reads(tmp_path):
+def test_rolls_written_are_the_rolls_gnubg_reads(tmp_path, corpus):
     # The damage check counts the rolls in our files: on every kind of match and session
     # we write (cubes, beavers, resignations, shut-outs...) it agrees with gnubg's import.
     from bgboard.events import build_matches
-    from conftest import make_corpus
 
     paths = []
     expected = {}
-    for case in make_corpus():
+    for case in corpus:
         (m,) = build_matches(case.events)
         for ext, text in ((".mat", mat_text(m)), (".sgf", sgf_text(m))):
             path = str(tmp_path / (case.name.replace(" ", "_").replace("/", "_") + ext))
