@@ -275,9 +275,15 @@ class Sensing:
         levels = self.field.levels
         gain = self._gain
         num = den = 0
+        known = self._known
         for s in range(SLOTS):
             e = self._expect[s]
-            if self._known[s] == 1 and e and e == self.frame[s] and -3 < e < 3:
+            if not e or e < -2 or e > 2:
+                continue
+            # A confirmed stack (1), or a checker of the starting position (2: one to a
+            # slot, whatever level it reads; its deviation is from the level of one).
+            c = self.frame[s] if known[s] == 1 else self.level[s] if known[s] == 2 else 0
+            if c == e or known[s] == 2 and c and (c > 0) == (e > 0):
                 t = levels[(e if e > 0 else -e) - 1] * gain[s] >> 12
                 num += t + ((self._dev[s] >> 3) if e > 0 else -(self._dev[s] >> 3))
                 den += t
@@ -288,8 +294,10 @@ class Sensing:
         for s in range(SLOTS):
             g = gain[s] * num // den
             g = 1024 if g < 1024 else 16384 if g > 16384 else g
-            c = self.level[s]
-            if c:  # a stack keeps its reading: the level moves, its deviation the other way
+            if self._dev[s]:
+                # A stack keeps its reading: the level its deviation is from (the expected
+                # one's) moves, its deviation the other way.
+                c = self._expect[s]
                 d = (levels[(c if c > 0 else -c) - 1] * (g - gain[s])) >> 9
                 self._dev[s] -= d if c > 0 else -d
             gain[s] = g
@@ -416,7 +424,7 @@ class Sensing:
             # The stack is gone (or another colour's came): its deviation goes with it.
             self._dev[s] = 0
             self._zero[s] = (self._off[s] + 128) >> 8
-        elif old == 0 and c == self._expect[s] and 0 < self._known[s] < 3 and -3 < c < 3:
+        elif old == 0 and c and 0 < self._known[s] < 3 and -3 < self._expect[s] < 3:
             # A stack back where the board expects it (lifted for a moment, or another
             # checker put in its place): its reading is its level.
             self._learn(s, r, c, 0)
@@ -431,8 +439,11 @@ class Sensing:
                 self._ispending[s] = 1
                 self._pending[self._npending] = s
                 self._npending += 1
-        # Time held counts from this scan: _debounce adds this scan's dt next.
-        self._elapsed[s] = -dt
+        # Time held counts from this scan (_debounce adds this scan's dt next); not when
+        # the reading only wavers between two levels of one colour, neither of them the
+        # stable code (a strong magnet on a boundary): its colour has held since.
+        if old == stable or c == stable or not c or not old or (c > 0) != (old > 0):
+            self._elapsed[s] = -dt
         self._window(s)
         # The neighbours that see this slot: their corrections change by the difference.
         f = self.field
@@ -516,8 +527,8 @@ class Sensing:
         # level off it), its deviation from the expected level follows the reading (by
         # 1 / 2**shift of the difference, clipped; shift 0: all of it, unclipped).
         e = self._expect[s]
-        if e != c and (self._known[s] != 2 or (e > 0) != (c > 0) or c - e > 1 or e - c > 1):
-            return
+        if e != c and (self._known[s] != 2 or (e > 0) != (c > 0)):
+            return  # not the confirmed stack (at the start: any level of its colour)
         a = e if e > 0 else -e
         if a > 2:
             return  # "3 or more": no one level to learn against
