@@ -134,7 +134,7 @@ test-mpy: bytecode testcode
 	    tests/board/test_write_ahead.py tests/board/test_archive_full.py \
 	    tests/board/test_resume_result.py, \
 	    $(wildcard tests/board/test_*.py)) \
-	  tests/board/test_app.py@248K tests/board/test_boot_guard.py@224K \
+	  tests/board/test_app.py@256K tests/board/test_boot_guard.py@224K \
 	  tests/board/test_app_seldom.py@224K \
 	  tests/board/test_fault_guard.py@256K tests/board/test_controller.py@176K \
 	  tests/board/test_chouette_resume.py@168K tests/board/test_write_ahead_win.py@168K \

@@ -139,7 +139,9 @@ class App:
             left = self._left if self._watching else None
             sensing = self.sensing
             changed = sensing.scan(self.raw, left, n)
-            if changed:
+            if sensing.blind_moved:  # a sensor found dead from play (or alive again)
+                changed = self._blind_moved()
+            elif changed:
                 self.sensed.update(sensing.frame, sensing.changed, changed)
             elif self._first_look():
                 changed = True
@@ -159,6 +161,23 @@ class App:
                         self.sensing.expect(want)
             except Exception as e:  # noqa: B902
                 self._board_fault(e)
+
+    def _blind_moved(self):
+        # The board's view takes the sensing's blind slots; a calibration on flash keeps
+        # them, and the host hears of it.
+        sensing = self.sensing
+        sensing.blind_moved = False
+        self.faulty = sensing.blind()
+        self.sensed = Sensed(self.faulty)
+        self.sensed.read(sensing.frame)
+        self.protocol.send({"live": "blind", "slots": self.faulty})
+        offsets = self.offsets
+        if offsets is not None and not self.pending_calibration:
+            try:
+                self._save_calibration(offsets)
+            except Exception as e:  # noqa: B902 - kept in RAM; the board goes on
+                self._fault("scanner", e)
+        return True
 
     def _first_look(self):
         if self._looked:
@@ -506,9 +525,7 @@ class App:
             offsets = self.offsets
             if not self.pending_calibration or offsets is None:
                 raise CommandError("calibrate: measure the empty board first (step empty)")
-            self.hw.storage.write(CALIBRATION, json.dumps({
-                "offsets": list(offsets), "faulty": self.faulty,
-                "gains": list(self.gains) if self.gains else None}).encode())
+            self._save_calibration(offsets)
             self.pending_calibration = None
             return {"saved": len(offsets)}
         raise CommandError("calibrate: step is empty, checkers or save, not %r" % step)
@@ -549,6 +566,11 @@ class App:
         self._new_sensing()
         self.pending_calibration = True
         return {"measured": len(singles), "suspect": suspect}
+
+    def _save_calibration(self, offsets):
+        self.hw.storage.write(CALIBRATION, json.dumps({
+            "offsets": list(offsets), "faulty": self.faulty,
+            "gains": list(self.gains) if self.gains else None}).encode())
 
     def _load_calibration(self):
         data = self.hw.storage.read(CALIBRATION)

@@ -29,6 +29,7 @@ _LOW = -32768
 _HIGH = 32767
 Q = 4096  # gains are in 1/4096
 HYSTERESIS = 8  # counts
+DEAD_MS = 2000  # a slot alone in reading empty where a restore wants a checker: this long
 
 
 class Field:
@@ -174,6 +175,13 @@ class Sensing:
     a scan cost 0.8 ms; 2 a scan let the stress soak's weak checkers under drift need
     restores: their learning rides the same round). learn_shift, learn_step: the same for a confirmed
     stack's deviation from its level.
+
+    A dead sensor that calibrates like a good one (it reads its zero level whatever stands
+    on it) is found from play: while the board asks for a position to be restored (expect())
+    and only that slot disagrees with it, reading empty where a checker belongs, for DEAD_MS,
+    the slot is disabled (disabled[s] 2) and blind_moved set: the caller's view of the board
+    takes blind() as its blind slots. A slot so disabled that reads a clear checker again
+    (a checker late, not a dead sensor) is enabled again, with blind_moved set too.
     """
 
     def __init__(self, clock, field=None, offsets=None, gains=None, disabled=(),
@@ -221,6 +229,9 @@ class Sensing:
         self._dev = filled("h", SLOTS)  # a stack's reading beyond its level, 1/8 count
         self._l_shift = learn_shift
         self._l_step = learn_step << 3
+        self._suspect = -1  # the one slot reading empty where a restore wants a checker
+        self._since = 0  # since when (ticks_ms)
+        self.blind_moved = False  # a slot was disabled or enabled from play: see blind()
         self.set_offsets(offsets)
 
     def set_offsets(self, offsets=None):
@@ -239,6 +250,7 @@ class Sensing:
         last scan's readings. A stack confirmed anew takes its reading as its level; the
         learning follows it from there; the set's strength is updated."""
         known = 1 if codes is None else 2
+        self._suspect = -1
         frame = self.frame
         level = self.level
         expect = self._expect
@@ -260,12 +272,28 @@ class Sensing:
         hysteresis favours `codes` (the expected position's code per slot), so the position
         reads as soon as it is put back; nothing is learned from it."""
         expect = self._expect
+        frame = self.frame
+        odd = -1  # the slot that disagrees, if one does; -2 if more
         for s in range(SLOTS):
             e = codes[s]
             if expect[s] != e or not self._known[s]:  # where it agrees, learning goes on
                 self._known[s] = 3
                 expect[s] = e
                 self._window(s)
+            c = frame[s]
+            if c != e and not self.disabled[s] and (e < 3 or c < 3) and (e > -3 or c > -3):
+                odd = s if odd == -1 else -2
+        # One slot alone reads empty where a checker belongs: a dead sensor, if it stays so.
+        if odd >= 0 and not frame[odd] and not self.level[odd]:
+            if odd != self._suspect:
+                self._suspect = odd
+                self._since = self._clock.ticks_ms()
+        else:
+            self._suspect = -1
+
+    def blind(self):
+        """The slots whose sensors are disabled (flagged at calibration or from play)."""
+        return [s for s in range(SLOTS) if self.disabled[s]]
 
     def _learn_set(self):
         # The checkers' strength over the gains' assumption, from the confirmed stacks'
@@ -364,8 +392,20 @@ class Sensing:
             n = self._debounce(dt)
         if self._rz_n:
             self._rezero(raw)
+        if self._suspect >= 0:
+            if n:  # the board looks again (expect() names the slot again if it still is)
+                self._suspect = -1
+            elif clock.ticks_diff(now, self._since) >= DEAD_MS:
+                self._blind(self._suspect, 2)
         self.nchanged = n
         return n
+
+    def _blind(self, s, how):
+        # Disable slot s (how 2: found dead from play) or enable it again (how 0).
+        self.disabled[s] = how
+        self._suspect = -1
+        self.blind_moved = True
+        self._window(s)
 
     def _settle(self, raw, dt):
         # Codes changed, so did their neighbours' corrections: classify this scan's changed
@@ -501,7 +541,12 @@ class Sensing:
         known = self._known
         for _ in range(self._rz_n):
             c = level[s]
-            if c and known[s] and known[s] != 3 and c == frame[s] and not self.disabled[s]:
+            if self.disabled[s] == 2:
+                # Found dead from play: a clear checker's reading says it was not.
+                v = raw[s] - zero[s] - self._corr[s]
+                if (v if v > 0 else -v) > (self.field.levels[0] * self._gain[s]) >> 13:
+                    self._blind(s, 0)
+            elif c and known[s] and known[s] != 3 and c == frame[s] and not self.disabled[s]:
                 self._learn(s, raw[s], c)
             elif c == 0 and frame[s] == 0 and not self.disabled[s] and \
                     not (known[s] and self._expect[s]):  # not where a stack should be

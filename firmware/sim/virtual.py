@@ -82,7 +82,16 @@ class VirtualBoard:
             self.app.step()
             return
         self.model.read_into(self.buf)
-        if self.sensing.scan(self.buf):
+        changed = self.sensing.scan(self.buf)
+        if self.sensing.blind_moved:  # a sensor found dead from play, or alive again
+            self.sensing.blind_moved = False
+            blind = self.sensing.blind()
+            self.sensed = Sensed(blind)
+            # The board keeps it with its calibration (an App saves it on flash).
+            why = dict(self.faulty)
+            self.faulty[:] = [(s, why.get(s, "dead from play")) for s in blind]
+            changed = True
+        if changed:
             self.sensed.read(self.sensing.frame)
             self.board.on_sensed(self.sensed)
             agreed = self.board.agreement()

@@ -582,3 +582,76 @@ def test_a_reading_wavering_between_two_levels_of_a_colour_shows_that_colour():
     assert sensing.frame[slot] in (1, 2)
     for s in range(SLOTS):
         assert s == slot or sensing.frame[s] == 0
+
+
+def _start_rig(fault=None, leave_out=-1):
+    # The starting position asked for (expect()) on a board whose sensor `fault` is dead
+    # (it calibrates as good); leave_out: a slot whose checker is not put down yet.
+    from bgcore import Position
+    from board.layout import heights_from_counts
+
+    clock = SimClock()
+    model = SensorModel(clock, seed=4, noise=3.0)
+    if fault is not None:
+        model.fault(fault, "dead")
+    buf = array("H", bytes(2 * SLOTS))
+    offsets, faulty = calibrate(frames(model, buf, 32))
+    assert faulty == []
+    sensing = Sensing(clock, offsets=offsets)
+    start = Position.initial()
+    codes = heights_from_counts(start.mover, start.opponent)
+    heights = list(codes)
+    if leave_out >= 0:
+        heights[leave_out] = 0
+    model.set_heights(heights)
+    sensing.expect(codes)
+
+    def run(ms):
+        for _ in range(ms // SCAN_MS):
+            clock.advance(SCAN_MS)
+            model.read_into(buf)
+            if sensing.scan(buf):
+                sensing.expect(codes)  # as the board does while it asks for a restore
+
+    return model, sensing, buf, run
+
+
+def test_a_dead_sensor_is_found_when_a_restore_wants_a_checker_it_never_sees():
+    from board.sensing import DEAD_MS
+
+    slot = point_slot(24, 1)  # white's 24-point's second checker
+    model, sensing, buf, run = _start_rig(fault=slot)
+    run(DEAD_MS - 200)
+    assert sensing.frame[slot] == 0 and not sensing.blind_moved and sensing.blind() == []
+    run(400)
+    assert sensing.blind_moved and sensing.blind() == [slot]
+    sensing.blind_moved = False
+    run(2000)  # it stays blind: a dead sensor never reads a checker
+    assert not sensing.blind_moved and sensing.blind() == [slot]
+
+
+def test_a_checker_put_down_late_enables_its_slot_again():
+    from board.sensing import DEAD_MS
+
+    slot = point_slot(24, 1)
+    model, sensing, buf, run = _start_rig(leave_out=slot)
+    run(DEAD_MS + 200)  # the last checker is late: the slot looks dead
+    assert sensing.blind() == [slot]
+    sensing.blind_moved = False
+    model.set_slot(slot, 1)
+    run(600)
+    assert sensing.blind_moved and sensing.blind() == []
+    assert sensing.frame[slot] == 1
+
+
+def test_no_sensor_is_found_dead_while_two_slots_disagree_or_the_board_agrees():
+    from board.sensing import DEAD_MS
+
+    model, sensing, buf, run = _start_rig(fault=point_slot(24, 1), leave_out=point_slot(6, 0))
+    run(2 * DEAD_MS)
+    assert sensing.blind() == []
+    model, sensing, buf, run = _start_rig(fault=point_slot(24, 1))
+    run(200)
+    sensing.confirm(buf)  # the board agrees (say, by its counts): no restore
+    run(2 * DEAD_MS)
+    assert sensing.blind() == []
