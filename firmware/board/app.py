@@ -162,6 +162,27 @@ class App:
             except Exception as e:  # noqa: B902
                 self._board_fault(e)
 
+    def _dump(self):
+        # The sensors as they read, in lists made at their full size at once (grown item by
+        # item they would leave holes in the heap); per slot, how far its reading is inside
+        # the window that keeps its code: a digit per 8 counts (the hysteresis), '-' an
+        # ignored sensor.
+        s = self.sensing
+        raw = self.raw
+        n = len(raw)
+        out = [0] * n
+        codes = [0] * n
+        offsets = [0] * n
+        conf = bytearray(n)
+        for i in range(n):
+            r = out[i] = raw[i]
+            codes[i] = s.frame[i]
+            offsets[i] = s.offset(i)
+            m = s.margin(i, r) >> 3
+            conf[i] = 45 if s.disabled[i] else 48 + (m if m < 9 else 9)
+        return {"raw": out, "codes": codes, "offsets": offsets, "faulty": self.faulty,
+                "confidence": conf.decode()}
+
     def _blind_moved(self):
         # The board's view takes the sensing's blind slots; a calibration on flash keeps
         # them, and the host hears of it.
@@ -358,10 +379,7 @@ class App:
             out.update(self.info())
             return out
         if cmd == "dump":
-            s = self.sensing
-            return {"raw": list(self.raw), "codes": list(s.frame),
-                    "offsets": [s.offset(i) for i in range(len(self.raw))],
-                    "faulty": self.faulty}
+            return self._dump()
         if cmd == "roll":
             dice = args.get("dice")
             board.roll((dice[0], dice[1]) if dice else None)
