@@ -89,29 +89,21 @@ pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 
 # The tests that run on both interpreters, again on the real MicroPython unix port with a
 # device-sized heap: the core's (tests/core, 192K like a Pico) and the board logic's
-# (tests/board, 160K; the whole application with simulated hardware: test_app 244K and
-# test_fault_guard 240K (232K and 224K before the archive of offline play, 2.5 KB of code
-# and object on this port; test_app 240K before #18: its chouette test runs first (tests
-# run by name) and leaves the chouette's modules loaded, now 1.8 KB larger on this port with
-# leaving mid-game and the consultation and partner options: 244K is the least that
-# passed on 2026-11-25, 240K failed), test_boot_guard 224K; test_controller 168K: its power-cut tests
-# hold two boards at once and failed at 160K once the journal wrote restart points, 0.35 KB
-# more of resident code; test_chouette_resume 168K, for the same reason, once bgcore checked
-# player numbers: it reads a 1 KB chouette snapshot while the first board still stands;
-# test_app_seldom 224K, the whole application like test_boot_guard: 208K is the least that
-# passed on 2026-11-25, with the seldom commands' modules loaded beside it;
-# test_write_ahead_win 168K: a second board replays the first one's flash beside it, 164K
-# the least that passed once the lift path's work landed (0.6 KB more resident code);
-# test_app 248K (its dump ran out at 240K), test_journal 172K and test_write_ahead 168K
-# since the sensing learns from play (issue 16:
-# about 2.5 KB more bytecode in sensing, tracker and controller; test_journal passed at 164K
-# and 172K but not 168K: it fails on fragmentation, not on the bytes it holds),
-# merged together on 2026-11-25 (#16, #18, #19 and the Pico's lift path, about 6 KB more
-# resident code on this port than the morning's), test_fault_guard 256K (248K the least
-# that passed), test_controller 176K (172K), test_archive_full 168K (164K) and
-# test_resume_result 168K (164K; it ran out at 160K reading a journal line);
-# then whole
-# simulated games (tests/soak: 168K, one physical board for all matches: 160K before the
+# (tests/board, 160K). A heap here must pass at 8K below it (CI runs from a longer checkout
+# path, and a heap near its edge fails on fragmentation rather than on the bytes it holds).
+# Measured on 2026-11-25 after #16's second part (the least heap that passed in 4K steps):
+# the board tests that drive the controller with a simulated clock take it from sim.clock,
+# not sim.sensor_model (which loaded the simulated sensors and the sensing, 22 KB on this
+# port, for the clock alone): test_controller (176K before; 152K now), test_write_ahead and
+# test_write_ahead_win (168K; 148K: a second board replays the first one's flash beside
+# it), test_archive_full and test_resume_result (168K; 144K) and test_journal (172K; 140K)
+# run at 160K with the rest. The whole application with simulated hardware: test_app 256K
+# (248K least: its dump test runs out below on fragmentation; main's 248K failed at 244K),
+# test_boot_guard 216K (224K before; 208K least), test_app_seldom 224K (216K least: the
+# seldom commands' modules beside it), test_fault_guard 248K (256K before; 240K least).
+# test_chouette_resume 168K (164K least, 160K fails: it reads a 1 KB chouette snapshot
+# while the first board still stands) and test_chouette_board at 160K (156K least) do not
+# yet have their 8K. Then whole simulated games (tests/soak: 168K, one physical board for all matches: 160K before the
 # sensing learnt from play, which needs 164K-168K; the stress soak, with drifting sensors
 # and checkers of their own, 176K; with the journal
 # and power cuts, each restart a fresh interpreter, 176K (168K before the sensing learnt
@@ -128,18 +120,12 @@ test-mpy: bytecode testcode
 	$(BIN)/python tests/run_mpy_all.py $(MPY) $(MPY_HEAP) $(CORE_PATH) tests/core/test_*.py
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(BOARD_PATH) \
 	  $(filter-out tests/board/test_app.py tests/board/test_boot_guard.py \
-	    tests/board/test_fault_guard.py tests/board/test_controller.py \
-	    tests/board/test_chouette_resume.py tests/board/test_app_seldom.py \
-	    tests/board/test_write_ahead_win.py tests/board/test_journal.py \
-	    tests/board/test_write_ahead.py tests/board/test_archive_full.py \
-	    tests/board/test_resume_result.py, \
+	    tests/board/test_fault_guard.py tests/board/test_chouette_resume.py \
+	    tests/board/test_app_seldom.py, \
 	    $(wildcard tests/board/test_*.py)) \
-	  tests/board/test_app.py@256K tests/board/test_boot_guard.py@224K \
-	  tests/board/test_app_seldom.py@224K \
-	  tests/board/test_fault_guard.py@256K tests/board/test_controller.py@176K \
-	  tests/board/test_chouette_resume.py@168K tests/board/test_write_ahead_win.py@168K \
-	  tests/board/test_journal.py@172K tests/board/test_write_ahead.py@168K \
-	  tests/board/test_archive_full.py@168K tests/board/test_resume_result.py@168K
+	  tests/board/test_app.py@256K tests/board/test_boot_guard.py@216K \
+	  tests/board/test_app_seldom.py@224K tests/board/test_fault_guard.py@248K \
+	  tests/board/test_chouette_resume.py@168K
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 168K $(SOAK_PATH) tests/soak/soak_games.py \
 	  tests/soak/soak_stress.py@176K tests/soak/soak_power.py@176K \
 	  tests/soak/test_write_ahead_soak.py@196K \
