@@ -125,7 +125,7 @@ class Sensing:
         self._t = clock.ticks_ms()
         self._elapsed = filled("h", SLOTS)  # ms a pending code has held
         self._pending = bytearray(SLOTS)  # slots whose code may differ from the stable one
-        self._ispending = bytearray(SLOTS)
+        self._flags = bytearray(SLOTS)  # per slot: 1 in _pending, 2 in _fresh
         self._npending = 0
         self._lo = filled("h", SLOTS)
         self._hi = filled("h", SLOTS)
@@ -145,8 +145,9 @@ class Sensing:
         self._rz_step = rezero_step << 8
         self._rz_next = 0
         self._moved = False  # a code changed in this round of the scan
-        self._fresh = bytearray(SLOTS)  # the slots whose code changed in this scan
-        self._isfresh = bytearray(SLOTS)
+        # The slots whose code changed in this scan: they are settled before the debounce
+        # writes `changed`, so the two share one buffer.
+        self._fresh = self.changed
         self._nfresh = 0
         # What the board confirmed: _known[s] 1 when _expect[s] is the code on the slot (the
         # board agreed with its position), 2 when it is the expected position's code and the
@@ -356,9 +357,9 @@ class Sensing:
                         self._reclass(o, r, dt)
             if not self._moved:
                 break
-        isfresh = self._isfresh
+        flags = self._flags
         for i in range(self._nfresh):
-            isfresh[fresh[i]] = 0
+            flags[fresh[i]] &= 1
 
     def _reclass(self, s, r, dt):
         # The reading left the slot's window: classify it afresh (plain boundaries; the
@@ -397,14 +398,15 @@ class Sensing:
             # checker put in its place): its reading is its level.
             self._learn(s, r, c, 0)
         self._moved = True
-        if not self._isfresh[s]:
-            self._isfresh[s] = 1
+        flags = self._flags
+        if not flags[s] & 2:
+            flags[s] |= 2
             self._fresh[self._nfresh] = s
             self._nfresh += 1
         stable = self.frame[s]
         if old == stable:
-            if not self._ispending[s]:
-                self._ispending[s] = 1
+            if not flags[s] & 1:
+                flags[s] |= 1
                 self._pending[self._npending] = s
                 self._npending += 1
         # Time held counts from this scan (_debounce adds this scan's dt next); not when
@@ -434,7 +436,7 @@ class Sensing:
         need = self.stable_ms
         changed = self.changed
         pending = self._pending
-        ispending = self._ispending
+        flags = self._flags
         n = 0
         keep = 0
         for i in range(self._npending):
@@ -451,7 +453,7 @@ class Sensing:
                     pending[keep] = s
                     keep += 1
                     continue
-            ispending[s] = 0
+            flags[s] &= 2
         self._npending = keep
         return n
 
