@@ -63,7 +63,7 @@ class App:
         self.hw = hw
         self.raw = buffer
         self._left = bytearray(len(buffer))  # the slots a watching scanner found moved
-        self.offsets, self.faulty, self.gains = self._load_calibration()
+        self.offsets, self.faulty, self.gains, self.dead = self._load_calibration()
         self._new_sensing()
         self.journal = Journal(hw.storage, max_bytes=journal_bytes)
         self.archive = Archive(self.journal, archive_bytes)
@@ -180,7 +180,7 @@ class App:
             offsets[i] = s.offset(i)
             m = s.margin(i, r) >> 3
             conf[i] = 45 if s.disabled[i] else 48 + (m if m < 9 else 9)
-        return {"raw": out, "codes": codes, "offsets": offsets, "faulty": self.faulty,
+        return {"raw": out, "codes": codes, "offsets": offsets, "faulty": s.blind(),
                 "confidence": conf.decode()}
 
     def _blind_moved(self):
@@ -188,10 +188,11 @@ class App:
         # them, and the host hears of it.
         sensing = self.sensing
         sensing.blind_moved = False
-        self.faulty = sensing.blind()
-        self.sensed = Sensed(self.faulty)
+        self.dead = sensing.blind(2)
+        blind = sensing.blind()
+        self.sensed = Sensed(blind)
         self.sensed.read(sensing.frame)
-        self.protocol.send({"live": "blind", "slots": self.faulty})
+        self.protocol.push({"live": "blind", "slots": blind})
         offsets = self.offsets
         if offsets is not None and not self.pending_calibration:
             try:
@@ -514,10 +515,10 @@ class App:
         if hasattr(self, "sensing"):  # the old pipeline goes first: its RAM for the new one
             del self.sensing
         self.sensing = Sensing(self.hw.clock, self.hw.field, self.offsets, self.gains,
-                               disabled=self.faulty)
+                               disabled=self.faulty, dead=self.dead)
         # A fresh view follows the new pipeline's frame from its start (scan() sends it the
         # changes); a blind slot's point may hold more than it shows.
-        self.sensed = Sensed(self.faulty)
+        self.sensed = Sensed(self.sensing.blind())
         scanner = self.hw.scanner
         self._watching = hasattr(scanner, "watch")  # it checks the windows as it reads
         if self._watching:
@@ -533,6 +534,7 @@ class App:
             offsets, faulty = calibrate(frames(self.hw.scanner, self.raw, 32))
             self.offsets = offsets
             self.faulty = [s for s, _ in faulty]
+            self.dead = []  # found from play: found again if still so
             self.gains = None
             self._new_sensing()
             self.pending_calibration = True
@@ -587,7 +589,7 @@ class App:
 
     def _save_calibration(self, offsets):
         self.hw.storage.write(CALIBRATION, json.dumps({
-            "offsets": list(offsets), "faulty": self.faulty,
+            "offsets": list(offsets), "faulty": self.faulty, "dead": self.dead,
             "gains": list(self.gains) if self.gains else None}).encode())
 
     def _load_calibration(self):
@@ -595,10 +597,11 @@ class App:
         if data:
             try:
                 saved = json.loads(data)
-                return saved["offsets"], saved["faulty"], saved.get("gains")
+                return (saved["offsets"], saved["faulty"], saved.get("gains"),
+                        saved.get("dead") or [])
             except (ValueError, KeyError):
                 pass  # a broken file: uncalibrated, as new
-        return None, [], None
+        return None, [], None, []
 
 
 def _mem_free():

@@ -94,7 +94,8 @@ class Sensing:
 
     clock: ticks_ms() and ticks_diff(a, b) (board.hw.Clock). field: a Field. offsets: the
     per-slot zero levels from calibrate() (default MID). gains: per-slot sensitivity in
-    1/4096 (default 4096 each). disabled: slots to ignore (faulty sensors): always 0.
+    1/4096 (default 4096 each). disabled: slots to ignore (faulty sensors): always 0; dead:
+    the same, found dead from play earlier (below).
     stable_ms: how long a new code must hold. rezero_slots: empty slots re-zeroed per scan
     (round robin); rezero_shift: each re-zero moves the offset by error / 2**shift, the
     error first clipped to +-rezero_step counts (so a hovering hand barely moves it). The
@@ -112,7 +113,7 @@ class Sensing:
     (a checker late, not a dead sensor) is enabled again, with blind_moved set too.
     """
 
-    def __init__(self, clock, field=None, offsets=None, gains=None, disabled=(),
+    def __init__(self, clock, field=None, offsets=None, gains=None, disabled=(), dead=(),
                  stable_ms=150, rezero_slots=4, rezero_shift=5, rezero_step=8,
                  learn_shift=3, learn_step=48):
         self.field = field if field is not None else default_field()
@@ -140,6 +141,8 @@ class Sensing:
         self.disabled = bytearray(SLOTS)
         for s in disabled:
             self.disabled[s] = 1
+        for s in dead:  # found dead from play before (disabled 2, below)
+            self.disabled[s] = 2
         self._rz_n = min(rezero_slots, SLOTS)
         self._rz_shift = rezero_shift
         self._rz_step = rezero_step << 8
@@ -220,9 +223,10 @@ class Sensing:
         else:
             self._suspect = -1
 
-    def blind(self):
-        """The slots whose sensors are disabled (flagged at calibration or from play)."""
-        return [s for s in range(SLOTS) if self.disabled[s]]
+    def blind(self, how=0):
+        """The slots whose sensors are disabled (how 0), or only those found dead from
+        play (how 2)."""
+        return [s for s in range(SLOTS) if self.disabled[s] and how in (0, self.disabled[s])]
 
     def _learn_set(self):
         # The checkers' strength over the gains' assumption, from the confirmed stacks'

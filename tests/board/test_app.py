@@ -132,7 +132,9 @@ def test_a_dead_sensor_found_at_the_set_up_is_told_and_kept_with_the_calibration
     assert rig.ask({"cmd": "state"})[0]["phase"] == "opening"  # the start is seen
     rig.app = None  # power off
     gc.collect()
-    assert App(rig.hw, array("H", bytes(256))).faulty == [116]
+    again = App(rig.hw, array("H", bytes(256)))
+    assert again.dead == [116] and again.faulty == []  # a checker read there enables it
+    assert again.sensing.blind(2) == [116]
 
 
 @with_rig
