@@ -4,17 +4,15 @@
 
 import gc
 import json
-from array import array
 
 from board.controller import Board
 from board.archive import Archive
 from board.journal import Journal, Resync
-from board.layout import SLOTS, filled, heights_from_counts
 from board.leds import LedMap, Renderer
 from board.protocol import CommandError, Protocol
 from board.sensing import Sensing
 from board.tracker import Sensed
-from bgcore import Position, Rules
+from bgcore import Rules
 
 FIRMWARE = "0.1.0"
 SCAN_MS = 10
@@ -161,27 +159,6 @@ class App:
                         self.sensing.expect(want)
             except Exception as e:  # noqa: B902
                 self._board_fault(e)
-
-    def _dump(self):
-        # The sensors as they read, in lists made at their full size at once (grown item by
-        # item they would leave holes in the heap); per slot, how far its reading is inside
-        # the window that keeps its code: a digit per 8 counts (the hysteresis), '-' an
-        # ignored sensor.
-        s = self.sensing
-        raw = self.raw
-        n = len(raw)
-        out = [0] * n
-        codes = [0] * n
-        offsets = [0] * n
-        conf = bytearray(n)
-        for i in range(n):
-            r = out[i] = raw[i]
-            codes[i] = s.frame[i]
-            offsets[i] = s.offset(i)
-            m = s.margin(i, r) >> 3
-            conf[i] = 45 if s.disabled[i] else 48 + (m if m < 9 else 9)
-        return {"raw": out, "codes": codes, "offsets": offsets, "faulty": s.blind(),
-                "confidence": conf.decode()}
 
     def _blind_moved(self):
         # The board's view takes the sensing's blind slots; a calibration on flash keeps
@@ -380,7 +357,9 @@ class App:
             out.update(self.info())
             return out
         if cmd == "dump":
-            return self._dump()
+            from board import seldom  # loaded on first use
+
+            return seldom.dump(self)
         if cmd == "roll":
             dice = args.get("dice")
             board.roll((dice[0], dice[1]) if dice else None)
@@ -408,7 +387,13 @@ class App:
         elif cmd == "ledtest":
             return self._ledtest()
         elif cmd == "calibrate":
-            return self._calibrate(args.get("step", "empty"))
+            from board import calibration, forget  # loaded only to calibrate, then let go
+
+            try:
+                return calibration.command(self, args.get("step", "empty"))
+            finally:
+                calibration = None
+                forget("calibration")
         elif cmd == "journal":
             return self._journal(args["since"])
         elif cmd == "kept":
@@ -524,68 +509,6 @@ class App:
         if self._watching:
             lo, hi = self.sensing.windows()
             scanner.watch(lo, hi, self._left)
-
-    def _calibrate(self, step):
-        """empty: zero levels of the empty board; checkers: with the starting position set
-        up, the sensitivity of the 30 slots holding one checker each; save: store both."""
-        if step == "empty":
-            from board.calibration import calibrate, frames  # loaded only to calibrate
-
-            offsets, faulty = calibrate(frames(self.hw.scanner, self.raw, 32))
-            self.offsets = offsets
-            self.faulty = [s for s, _ in faulty]
-            self.dead = []  # found from play: found again if still so
-            self.gains = None
-            self._new_sensing()
-            self.pending_calibration = True
-            return {"faulty": [[s, why] for s, why in faulty]}
-        if step == "checkers":
-            return self._calibrate_gains()
-        if step == "save":
-            offsets = self.offsets
-            if not self.pending_calibration or offsets is None:
-                raise CommandError("calibrate: measure the empty board first (step empty)")
-            self._save_calibration(offsets)
-            self.pending_calibration = None
-            return {"saved": len(offsets)}
-        raise CommandError("calibrate: step is empty, checkers or save, not %r" % step)
-
-    def _calibrate_gains(self, n=16):
-        start = Position.initial()
-        heights = heights_from_counts(start.mover, start.opponent)
-        s = self.sensing
-        singles = [slot for slot in range(SLOTS) if heights[slot] in (1, -1)
-                   and slot not in self.faulty]
-        right = 0
-        for slot in range(SLOTS):
-            if heights[slot] == 0 and s.frame[slot]:
-                raise CommandError("calibrate: slot %d should be empty in the starting "
-                                   "position" % slot)
-            if slot in singles and s.frame[slot] == heights[slot]:
-                right += 1
-        if right < len(singles) * 3 // 4:  # a weak sensor may miss its checker: not many
-            raise CommandError("calibrate: set up the starting position first (%d of %d "
-                               "slots show their checker)" % (right, len(singles)))
-        total = filled("i", SLOTS)  # arrays: a list of 128 takes 1 KB in one piece
-        for _ in range(n):
-            self.scan()  # keeps the neighbour corrections current
-            for slot in singles:
-                total[slot] += s.value(slot, self.raw[slot]) * heights[slot]
-        level = s.field.levels[0]
-        gains = array("h", self.gains) if self.gains else filled("h", SLOTS, 4096)
-        suspect = []
-        for slot in singles:
-            seen = total[slot] * gains[slot] // (n * 4096)  # counts at gain 1
-            if seen < level // 2:
-                suspect.append([slot, "one checker reads %d counts, about %d expected"
-                                % (seen, level)])
-            else:
-                gains[slot] = seen * 4096 // level
-        self.gains = gains
-        s = None
-        self._new_sensing()
-        self.pending_calibration = True
-        return {"measured": len(singles), "suspect": suspect}
 
     def _save_calibration(self, offsets):
         self.hw.storage.write(CALIBRATION, json.dumps({

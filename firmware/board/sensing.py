@@ -20,8 +20,6 @@
 # comparisons; the window is recomputed only when the slot's code, a neighbour's code or
 # its offset changes.
 
-import sys
-
 from board.layout import SLOTS, filled
 
 MID = 2048  # the zero level: VCC/2 on the 12-bit ADC
@@ -68,12 +66,10 @@ def _builder():
 
 
 def _forget():
-    # The builder's code goes once a Field stands (a Pico's heap is small).
+    # The builder's code goes once a Field stands.
     import board
 
-    sys.modules.pop("board.field", None)
-    if hasattr(board, "field"):  # MicroPython keeps it in the package too
-        delattr(board, "field")
+    board.forget("field")
 
 
 _default = []
