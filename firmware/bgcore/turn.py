@@ -45,6 +45,11 @@ class Turn:
         self._left = list(self.required)
         self.moves = []  # one tuple of Steps per placed checker, in order
         self._position = None  # the position as played so far, once asked for
+        # Per point, its destinations once known (worked out ahead of a lift by prepare(),
+        # a board lights them at once): 5 bytes each, how many and up to 4 points (4 steps
+        # of a double, or a, b and a + b). None: none known.
+        self._dests = None
+        self._ahead = BAR  # the next point prepare() looks at
 
     # --- what the player may do -------------------------------------------------------------
 
@@ -53,9 +58,38 @@ class Turn:
         a chain of dice, each landing open and the rest of the roll still playable."""
         if not _is_point(src, 1, BAR) or not self._me[src] or not self._left:
             return ()
-        seen = bytearray(26)
-        self._explore(src, seen, None, None)
-        return tuple(p for p in range(25, -1, -1) if seen[p])
+        known = self._dests
+        if known is None:
+            known = self._dests = bytearray(b"\xff" * 130)
+        at = 5 * src
+        n = known[at]
+        if n == 255:
+            seen = bytearray(26)
+            self._explore(src, seen, None, None)
+            n = 0
+            for p in range(25, -1, -1):
+                if seen[p]:
+                    n += 1
+                    known[at + n] = p
+            known[at] = n
+        return tuple(known[at + 1:at + 1 + n])
+
+    def prepare(self):
+        """Work out one more point's destinations ahead of its lift (a board does this
+        between scans: a lift then costs a Pico 1.2 ms less). False once all are known."""
+        while self._ahead > 0:
+            p = self._ahead
+            self._ahead -= 1
+            if self._me[p] and (self._dests is None or self._dests[5 * p] == 255):
+                self.destinations(p)
+                return True
+        return False
+
+    def _changed(self):
+        # A checker moved: what was worked out for the old position no longer holds.
+        self._position = None
+        self._dests = None
+        self._ahead = BAR
 
     def paths(self, src, dst):
         """The ways (tuples of Steps, fewest dice first) to bring a checker from src to dst.
@@ -151,7 +185,7 @@ class Turn:
             apply(self._me, self._opp, s.src, s.dst)
             self._left.remove(s.die)
         self.moves.append(route)
-        self._position = None
+        self._changed()
         return route
 
     def undo(self):
@@ -163,7 +197,7 @@ class Turn:
             retract(self._me, self._opp, s.src, s.dst, s.hit)
             self._left.append(s.die)
         self._left.sort(reverse=True)
-        self._position = None
+        self._changed()
         return route
 
     # --- explaining a refusal --------------------------------------------------------------------

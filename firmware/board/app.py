@@ -9,10 +9,11 @@ from board.controller import Board
 from board.archive import Archive
 from board.journal import Journal, Resync
 from board.leds import LedMap, Renderer
-from board.protocol import CommandError, Protocol
+from board.protocol import Protocol
 from board.sensing import Sensing
 from board.tracker import Sensed
 from bgcore import Rules
+from bgwire.commands import CommandError
 
 FIRMWARE = "0.1.0"
 SCAN_MS = 10
@@ -78,6 +79,7 @@ class App:
         self._leds_at = hw.clock.ticks_ms()
         self._started = self._leds_at
         self._looked = False  # the board has been given a first sensed frame
+        self._learn = False  # sense() changed the board: learn() has work
         self.least_free = _mem_free()
         self._mem_at = self._leds_at
         self.faults = 0  # every fault a task survived, numbered for the host
@@ -131,7 +133,12 @@ class App:
     def scan(self):
         """Read the sensors once; tell the board what changed (and, once, what it sees
         after the first stable_ms: an empty board changes nothing, yet the board must know
-        it, to ask for the checkers)."""
+        it, to ask for the checkers); let the sensors learn from it."""
+        self.sense()
+        self.learn()
+
+    def sense(self):
+        """scan() up to the board's new LEDs, the learning left for learn()."""
         try:
             n = self.hw.scanner.read_into(self.raw)
             left = self._left if self._watching else None
@@ -150,15 +157,27 @@ class App:
         if changed:
             try:
                 self.board.on_sensed(self.sensed)
-                agreed = self.board.agreement()
-                if agreed is not None:  # the sensors learn from what stands on them
-                    self.sensing.confirm(self.raw, None if agreed is True else agreed)
-                else:
-                    want = self.board.restoring()
-                    if want is not None:  # they favour reading what is to be put back
-                        self.sensing.expect(want)
             except Exception as e:  # noqa: B902
                 self._board_fault(e)
+                return
+            self._learn = True
+
+    def learn(self):
+        """After a scan that changed something (and after its LEDs went out: a person
+        waits for those): the sensors learn from what the board now knows stands on them."""
+        if not self._learn:
+            return
+        self._learn = False
+        try:
+            agreed = self.board.agreement()
+            if agreed is not None:  # the sensors learn from what stands on them
+                self.sensing.confirm(self.raw, None if agreed is True else agreed)
+            else:
+                want = self.board.restoring()
+                if want is not None:  # they favour reading what is to be put back
+                    self.sensing.expect(want)
+        except Exception as e:  # noqa: B902
+            self._board_fault(e)
 
     def _blind_moved(self):
         # The board's view takes the sensing's blind slots; a calibration on flash keeps
@@ -292,11 +311,12 @@ class App:
             # What this scan changed (a lift's destinations) goes to the LEDs first, then
             # to the host: a person waits for the one, the host's line does not.
             protocol.hold()
-            self.scan()
+            self.sense()
             try:
                 self.renderer.flush()
             except Exception as e:  # noqa: B902
                 self._fault("leds", e)
+            self.learn()
             self._buttons_and_time()  # what they draw goes out at the next turn's flush
             try:
                 protocol.release()

@@ -69,7 +69,7 @@ def command(app, step):
     board; checkers: with the starting position set up, the sensitivity of the 30 slots
     holding one checker each; save: store both. (The App's own imports are taken here, not
     at the top: the simulated world calibrates with this module before any firmware.)"""
-    from board.protocol import CommandError
+    from bgwire.commands import CommandError
 
     if step == "empty":
         offsets, faulty = calibrate(frames(app.hw.scanner, app.raw, 32))
@@ -94,7 +94,7 @@ def command(app, step):
 
 def _gains(app, n=16):
     from bgcore import Position
-    from board.protocol import CommandError
+    from bgwire.commands import CommandError
 
     start = Position.initial()
     heights = heights_from_counts(start.mover, start.opponent)

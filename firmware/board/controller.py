@@ -14,19 +14,13 @@ from bgcore import Match, Position, Rules, Turn
 from bgcore.position import OFF
 from board.layout import heights_from_counts
 from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations
+from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO  # the buttons' bits
 
 SETUP = "setup"      # waiting for the starting position to stand
 OPENING = "opening"  # waiting for the opening throw
 PLAYING = "playing"
 OVER = "over"        # game over: showing the result until the next setup
 IDLE = "idle"        # match over (or none): waiting for a new one
-
-ROLL = 1
-DOUBLE = 2
-TAKE = 4
-DROP = 8
-UNDO = 16  # undo/verify: show every difference from the expected position
-MENU = 32  # after a match: start another with the same settings
 
 PASS_MS = 2000     # a roll with no legal play is shown this long, then passes
 LAST_OFF_MS = 1500  # the last checker held off the board this long is borne off
@@ -482,9 +476,13 @@ class Board:
                 self.cube_action("drop", None, True)
             if mask & UNDO:
                 self.verify()
-            if mask & MENU and self.phase == IDLE:
-                self.new_match(self.settings["length"], Rules.from_dict(self.settings["rules"]),
-                               self.settings.get("games", 0))
+            if mask & MENU:
+                if self.phase == IDLE:
+                    self.new_match(self.settings["length"],
+                                   Rules.from_dict(self.settings["rules"]),
+                                   self.settings.get("games", 0))
+                else:  # a host that coaches gives a hint (bgboard engine)
+                    self.emit({"live": "hint"})
         except NotCommitted:
             pass  # refused and shown
         except ValueError as e:
@@ -498,8 +496,11 @@ class Board:
         self.draw()
 
     def tick(self):
-        """Time passes: a no-play roll passes, a refusal's sign ends."""
+        """Time passes: a no-play roll passes, a refusal's sign ends, the destinations of
+        the checkers the mover may lift next are worked out one point a tick."""
         now = self.clock.ticks_ms()
+        if self.tracker is not None:
+            self.tracker.turn.prepare()
         if self._stale:
             self._stale = False
             self._timed(self._finish_game)  # a result that failed to be stored, again

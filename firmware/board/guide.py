@@ -1,8 +1,10 @@
 # A play the host expects for the turn (GNU Backgammon's, `guide` in docs/protocol.md): the
 # LEDs show it one checker at a time (which to lift, where it goes, the blots it hits and
 # their bar), a checker moved otherwise is shown as wrong, and the board commits no other
-# play. Loaded on the first `guide` command only, which hooks it onto that board (hook()):
-# the controller carries no code for it (RAM: the soak's 160K has no room to spare).
+# play. A hint (`"hint": true`) is shown the same way but commits any play: a checker the
+# person moves otherwise after asking puts the board's own drawing back. Loaded on the first
+# `guide` command only, which hooks it onto that board (hook()): the controller carries no
+# code for it (RAM: the soak's 160K has no room to spare).
 
 from bgcore import Turn
 from board.leds import HIT, ORIGIN, TARGET, WRONG
@@ -11,9 +13,10 @@ from board.tracker import LIFTED, STEADY
 
 class Guide:
     """The play `steps` ([src, dst] per die, the mover's numbering) for `turn` (the
-    bgcore.Turn being played): checked here (ValueError if it is not a whole legal play)."""
+    bgcore.Turn being played): checked here (ValueError if it is not a whole legal play).
+    hint: None for a play to make, else the number of checkers moved when it was asked."""
 
-    def __init__(self, turn, player, steps):
+    def __init__(self, turn, player, steps, hint=None):
         plan = Turn(turn.start, turn.dice)
         if not _make(plan, steps, 0) or not plan.can_end():
             raise ValueError("guide: %s is not a whole play of %d-%d here"
@@ -21,6 +24,7 @@ class Guide:
                                 turn.dice[0], turn.dice[1]))
         self.turn = turn
         self.player = player
+        self.hint = hint
         self.steps = [[s.src, s.dst] for s in plan.steps]
         self.target = plan.position
         # One entry per checker: a die's step that starts where the last one ended is the
@@ -72,6 +76,8 @@ class Guide:
             return False
         rest, wrong = self.left(self.turn)
         if wrong is not None:  # not the engine's move: back where it came from
+            if self.hint is not None and len(self.turn.moves) > self.hint:
+                return False  # moved otherwise after the hint: the person's choice
             out.point(side, wrong[-1].dst, WRONG)
             out.point(side, wrong[0].src, ORIGIN)
             return True
@@ -84,6 +90,8 @@ class Guide:
                     move = g
                     break
             else:
+                if self.hint is not None:
+                    return False  # the person's choice: where it may go
                 out.point(side, r.origin, WRONG)  # not a checker the engine moves
             if move[-1].dst == 0 and len(rest) > 1:
                 # Borne off, perhaps: the sensors cannot tell the tray from a hand, so the
@@ -144,8 +152,13 @@ def parse_steps(text):
 
 def command(board, args):
     """`guide` (firmware/board/app.py): without `moves`, what the turn is; with them (and
-    `start`, the turn's Position ID as the host saw it), the play to guide and commit."""
+    `start`, the turn's Position ID as the host saw it), the play to guide and commit (with
+    `hint`: to show only). `flash`: the LEDs flash as for a refusal (a blunder)."""
     m = board.match
+    if args.get("flash"):  # a blunder (the coach's): the refusal's sign, nothing else
+        board.refused_until = board.clock.ticks_ms()
+        board.draw()
+        return {"flash": True}
     if m is None:
         raise ValueError("guide: no roll is being played")
     game = m.game
@@ -157,7 +170,7 @@ def command(board, args):
         steps = parse_steps(args["moves"])
         if args.get("start") != start:
             raise ValueError("guide: the turn being played starts at %s" % start)
-        g = Guide(turn, game.player, steps)
+        g = Guide(turn, game.player, steps, len(turn.moves) if args.get("hint") else None)
         hook(board)
         board.guide = g
         board.draw()
@@ -181,7 +194,7 @@ def hook(board):
     def accept_guided():
         m = board.match
         g = board.guide
-        if m is not None and g is not None and g.current(m.game):
+        if m is not None and g is not None and g.hint is None and g.current(m.game):
             turn = m.game.turn
             if turn.can_end() and turn.position != g.target:
                 raise ValueError("the play to make is %s: move the checkers as the LEDs "

@@ -3,18 +3,13 @@
 # bar, trays, dice) through the chain table of hardware/pinmap.json, at the brightness set,
 # and holds the whole under a current cap (a USB port gives a few hundred mA).
 
+# The roles' colours are the contract's (bgwire): the host reads them back.
+
+from array import array
+
 from board.tracker import HIT_WAIT, ILLEGAL, LIFTED, RESTORE
+from bgwire import DICE, EXTRA, HIT, MISSING, ORIGIN, REFUSED, TARGET, WRONG, physical
 
-ORIGIN = (0, 60, 255)
-TARGET = (0, 255, 40)
-WRONG = (255, 0, 0)
-MISSING = (255, 140, 0)
-EXTRA = (255, 0, 90)
-HIT = (200, 0, 255)
-DICE = (255, 255, 200)
-REFUSED = (255, 0, 0)
-
-_DARK = bytes(3)
 _COLOUR = ("white", "black")  # side 0 is white (player 0), side 1 black
 
 
@@ -31,11 +26,15 @@ class LedMap:
         current = cfg["current"]
         self.ma_per_channel = current["ma_per_channel"]
         self.ma_idle = current["ma_idle_per_led"]
+        # The first LED of each place whose LEDs are a run of the chain (-1 if not): such a
+        # place is lit with one slice write (points 0..23, then bars and trays by side).
+        places = self.points + list(self.bar) + list(self.tray)
+        self.first = array("h", [_run(ix) for ix in places])
 
 
-def physical(side, point):
-    """White's (the board's) point number of `side`'s own point 1..24."""
-    return point if side == 0 else 25 - point
+def _run(indices):
+    lo = min(indices)
+    return lo if sorted(indices) == list(range(lo, lo + len(indices))) else -1
 
 
 class Renderer:
@@ -50,6 +49,10 @@ class Renderer:
         self.frame = bytearray(3 * ledmap.count)  # what is drawn, brightness applied
         self._zero = bytes(3 * ledmap.count)
         self.scale = 0  # the last frame's overall scale, 0..256 (256: brightness alone)
+        # The frame's channels summed, kept as it is drawn (summing 456 bytes took a Pico
+        # 1 ms of each lift): every LED is drawn once on a cleared frame, so it is exact;
+        # one drawn twice counts twice, which errs on the cap's safe side.
+        self.lit = 0
         # A WS2812 write holds the CPU for ~5 ms: on the device a task of its own sends the
         # frames (deferred), so that no scan waits for one.
         self.deferred = False
@@ -58,6 +61,7 @@ class Renderer:
 
     def clear(self):
         self.frame[:] = self._zero
+        self.lit = 0
 
     def colour(self, rgb):
         """rgb at the renderer's brightness, as the frame holds it (3 bytes). The roles'
@@ -72,22 +76,37 @@ class Renderer:
 
     def set(self, index, rgb):
         """Colour of one LED, at the renderer's brightness (only lit LEDs cost time)."""
+        self._put(index, self.colour(rgb))
+
+    def _put(self, index, c):
         i = 3 * index
-        self.frame[i:i + 3] = self.colour(rgb)
+        f = self.frame
+        f[i] = c[0]
+        f[i + 1] = c[1]
+        f[i + 2] = c[2]
+        self.lit += c[0] + c[1] + c[2]
 
     def point(self, side, point, rgb):
         """Light a place in `side`'s own numbering: 1..24 a point, 25 its bar, 0 its tray."""
         m = self.map
         if point == 25:
+            place = 24 + side
             indices = m.bar[side]
         elif point == 0:
+            place = 26 + side
             indices = m.tray[side]
         else:
-            indices = m.points[physical(side, point) - 1]
-        c = self.colour(rgb)  # once for the place's LEDs: a lift lights a few places
-        f = self.frame
-        for i in indices:
-            f[3 * i:3 * i + 3] = c
+            place = point - 1 if side == 0 else 24 - point  # physical(), without a call
+            indices = m.points[place]
+        first = m.first[place]
+        c = self.colour(rgb)
+        if first < 0:
+            for i in indices:
+                self._put(i, c)
+            return
+        n = len(indices)
+        self.frame[3 * first:3 * (first + n)] = c * n  # the place's LEDs at once
+        self.lit += (c[0] + c[1] + c[2]) * n
 
     def dice(self, dice, rgb=DICE):
         """The dice's faces: every pip written, lit or dark."""
@@ -98,17 +117,25 @@ class Renderer:
         write (0.3 ms less of a Pico's lift than every pip). dark: darken all pips first."""
         m = self.map
         c = self.colour(rgb)
+        c0, c1, c2 = c[0], c[1], c[2]
         f = self.frame
-        for d in range(2):
+        lit = self.lit
+        for d in range(2):  # written out, no call per pip: a call costs a Pico 50 us
             pips = m.dice[d]
             if dark:
                 for i in pips:
-                    f[3 * i:3 * i + 3] = _DARK
+                    i *= 3
+                    lit -= f[i] + f[i + 1] + f[i + 2]
+                    f[i] = f[i + 1] = f[i + 2] = 0
             value = dice[d] if d < len(dice) else 0
             if value:
                 for pip in m.faces[value - 1]:
                     i = 3 * pips[pip]
-                    f[i:i + 3] = c
+                    f[i] = c0
+                    f[i + 1] = c1
+                    f[i + 2] = c2
+                    lit += c0 + c1 + c2
+        self.lit = lit
 
     def refused(self):
         """The sign of a refused action: both dice red."""
@@ -140,8 +167,7 @@ class Renderer:
     def show(self):
         """Send the frame with the scale that keeps it under the cap (the driver applies it
         while copying into the chain's buffer, which it does anyway). Deferred (the device's
-        LED task): only note that the frame is to be sent; flush() fits it (summing the
-        frame costs a Pico 0.5 ms)."""
+        LED task): only note that the frame is to be sent; flush() fits it."""
         if self.deferred:
             self.pending = True
         else:
@@ -164,10 +190,9 @@ class Renderer:
 
     def _fit(self):
         # The scale that keeps the frame under the cap; the estimated mA with it.
-        f = self.frame
         m = self.map
         n = m.count
-        lit = sum(f) * m.ma_per_channel // 255  # mA of the lit channels; sum() runs in C
+        lit = self.lit * m.ma_per_channel // 255  # mA of the lit channels
         budget = self.cap_ma - n * m.ma_idle
         scale = 256
         if lit > budget:

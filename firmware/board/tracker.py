@@ -129,8 +129,8 @@ class Reading:
         self.targets = ()
         self.wrong = -1
         self.reason = ""
-        self.missing = []
-        self.extra = []
+        self.missing = ()  # not new lists: this runs at every change the sensors see
+        self.extra = ()
 
 
 def deviations(sensed, side, expected, hidden=None):
@@ -140,6 +140,8 @@ def deviations(sensed, side, expected, hidden=None):
     expected count less those: checkers left it unexpected."""
     out = []
     count = sensed.count[side]
+    if not sensed.blind and count[1:] == expected[1:]:
+        return out  # the usual case, at a Pico's C speed (the loop takes 0.35 ms)
     sat = sensed.saturated[side]
     unseen = sensed.unseen[side]
     for p in range(1, 26):

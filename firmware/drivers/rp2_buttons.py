@@ -1,13 +1,15 @@
 # The six buttons (board.hw.Buttons), polled and debounced: a press counts once its level has
-# held for DEBOUNCE_MS. Bits as board.controller numbers them.
+# held for DEBOUNCE_MS. Bits as the contract numbers them (bgwire).
 
 import time
 
+from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO
 from machine import Pin
 
 DEBOUNCE_MS = 30
-# Pin map name -> bit (board.controller: ROLL 1, DOUBLE 2, TAKE 4, DROP 8, UNDO 16, MENU 32).
-BITS = (("roll", 1), ("double", 2), ("take", 4), ("drop", 8), ("undo_verify", 16), ("menu", 32))
+# Pin map name (hardware/pinmap.json) -> bit.
+BITS = (("roll", ROLL), ("double", DOUBLE), ("take", TAKE), ("drop", DROP),
+        ("undo_verify", UNDO), ("menu", MENU))
 
 
 class Rp2Buttons:

@@ -4,9 +4,9 @@
 # its journal and the players put the checkers back where it asks.
 
 from bgcore import Position
-from board.controller import DOUBLE, DROP, IDLE, OPENING, OVER, PASS_MS, PLAYING, ROLL, SETUP
-from board.controller import TAKE
+from board.controller import IDLE, OPENING, OVER, PASS_MS, PLAYING, SETUP
 from board.tracker import STEADY
+from bgwire import DOUBLE, DROP, ROLL, TAKE
 from sim.hands import choose_play, scratch
 from sim.rng import Rng
 

@@ -14,7 +14,8 @@
 #   mode, raw-paste mode (Ctrl-E A Ctrl-A), Ctrl-B the friendly REPL, Ctrl-D soft reset.
 #   Code runs in one session (its globals persist) with the flash as its file system.
 #
-# A soft reset ends this process with SOFT_RESET (or SOFT_RESET_RAW, from raw mode) after
+# A soft reset ends this process with SOFT_RESET (or SOFT_RESET_RAW, from raw mode: the
+# contract's bgwire.sim.RESET and RESET_RAW, read once the flash is mounted) after
 # saying "MPY: soft reboot": whoever runs the device (bgboard.sim) starts it again on the
 # same serial line with a fresh heap, as a soft reset gives one; from raw mode it comes
 # back in raw mode (--raw) without running main.py, as a Pico does.
@@ -23,8 +24,7 @@ import sys
 
 import vfs  # type: ignore[import-not-found]
 
-SOFT_RESET = 64
-SOFT_RESET_RAW = 65
+SOFT_RESET = SOFT_RESET_RAW = None  # bgwire.sim's codes: mount() reads them
 WINDOW = 128  # raw-paste flow control: bytes the host may send before waiting for 0x01
 BANNER = "MicroPython %s on virtual bgboard; linux (unix port)\r\nType \"help()\" for more " \
          "information.\r\n"
@@ -203,6 +203,10 @@ def mount(flash, hw):
     os.chdir("/")
     sys.path[:] = ["", ".frozen", "/lib", "/.sim"]  # .frozen: asyncio and the like
     import sim.vmachine  # type: ignore[import-not-found]
+    from bgwire.sim import RESET, RESET_RAW  # the flash's, else the one beside sim (/.sim)
+
+    global SOFT_RESET, SOFT_RESET_RAW
+    SOFT_RESET, SOFT_RESET_RAW = RESET, RESET_RAW
 
     sys.modules["machine"] = sim.vmachine
 

@@ -6,9 +6,9 @@
 # must show it as wrong and refuse to go on; the person then takes it back, checker by
 # checker, and makes the guided play.
 
-from board.controller import DOUBLE, DROP, OPENING, OVER, PASS_MS, PLAYING, ROLL, SETUP, TAKE
-from board.leds import ORIGIN, TARGET, WRONG, physical
+from board.controller import OPENING, OVER, PASS_MS, PLAYING, SETUP
 from board.tracker import STEADY
+from bgwire import DOUBLE, DROP, ORIGIN, ROLL, TAKE, TARGET, WRONG, physical
 from sim.autoplay import Autoplay
 from sim.hands import random_play, scratch
 

@@ -29,9 +29,11 @@ import time
 
 from board.app import CALIBRATION, JOURNAL_BYTES, App, Hardware
 from board.controller import IDLE
-from board.protocol import MAX_LINE
 from board.storage import FlashStorage
-from sim.control import SimControl, is_sim
+from bgwire import MAX_LINE
+from bgwire.lines import LineReader
+from bgwire.sim import is_sim
+from sim.control import SimControl
 from sim.devices import SimButtons, SimLeds
 from sim.virtual import VirtualBoard
 from sim.world import World
@@ -61,10 +63,9 @@ def _since(t0):
 
 
 class StdioLink(io.IOBase):
-    """board.hw.SerialLink over stdin/stdout. Reads what has arrived without blocking (poll),
-    into a bounded line buffer: a line longer than MAX_LINE bytes is dropped up to its newline
-    and handed on as its first MAX_LINE + 1 bytes, which the protocol refuses as too long.
-    Writes go out a line at a time."""
+    """board.hw.SerialLink over stdin/stdout. Reads what has arrived without blocking (poll)
+    into lines with the contract's reader (bgwire.lines: bounded, as drivers/usb_link.py on
+    a Pico). Writes go out a line at a time."""
 
     def __init__(self, stdin=None, stdout=None):
         import select
@@ -82,12 +83,9 @@ class StdioLink(io.IOBase):
                 self._read1 = lambda n: read(fd, n)
         except (AttributeError, OSError, ValueError):
             pass
-        self._line = bytearray(MAX_LINE + 1)
-        self._n = 0
-        self._over = False  # dropping the rest of an overlong line
+        self._reader = LineReader()
         self._ready = []  # complete lines not yet taken
         self._outbuf = bytearray()
-        self.overlong = 0
         self._eof = False
         # sim lines (sim.control) go to the simulated hardware, never to the firmware
         self.sim = None  # type: SimControl | None
@@ -116,24 +114,14 @@ class StdioLink(io.IOBase):
             self._take(data, n)
 
     def _take(self, data, n):
-        line = self._line
+        take = self._reader.take
         for i in range(n):
             c = data[i]
             if c == CTRL_C:
                 raise KeyboardInterrupt  # as MicroPython's USB serial does on a Pico
-            if c == 10:
-                if self._over:
-                    self.overlong += 1
-                self._ready.append(bytes(line[:self._n]))
-                self._n = 0
-                self._over = False
-            elif c < 32:
-                pass  # a terminal's \r, a REPL's Ctrl-B (as drivers/usb_link.py)
-            elif self._n <= MAX_LINE:
-                line[self._n] = c
-                self._n += 1
-            else:
-                self._over = True
+            line = take(c)
+            if line is not None:
+                self._ready.append(line)
 
     def readline(self):
         if not self._ready and not self._eof:

@@ -2,6 +2,7 @@
 # in a hand and in the trays, pushed into the sensor model as slot heights.
 
 from board.layout import BAR_SLOTS, POINT_SLOTS, bar_slot, expected_slots, point_slot
+from bgwire import physical as _physical
 
 WHITE = 0
 BLACK = 1
@@ -85,7 +86,7 @@ class Table:
             for k in range(BAR_SLOTS):
                 self.sensors.set_slot(bar_slot(colour, k), heights[k])
             return
-        physical = point if side == WHITE else 25 - point
+        physical = _physical(side, point)
         w = self.count[WHITE][physical]
         b = self.count[BLACK][25 - physical]
         # Two colours meet only while a hit is in progress: the blot keeps slot 0.
@@ -99,7 +100,7 @@ class Table:
             heights = expected_slots(b, -1)
         if self.sliding is not None:
             s_side, s_point = self.sliding
-            s_phys = s_point if s_side == WHITE else 25 - s_point
+            s_phys = _physical(s_side, s_point)
             if s_phys == physical:
                 heights[2] += 1 if s_side == WHITE else -1
         for k in range(POINT_SLOTS):

@@ -4,8 +4,8 @@
 
 from machine import *  # noqa: F401,F403
 
-HARD_RESET = 64  # sim/device.py's SOFT_RESET: the process starts again, main.py runs
+from bgwire.sim import RESET  # the process starts again (sim/device.py), main.py runs
 
 
 def reset():
-    raise SystemExit(HARD_RESET)
+    raise SystemExit(RESET)

@@ -48,7 +48,9 @@ LEVELS = {
 DEFAULT_LEVEL = "expert"
 COACH_LEVEL = "worldclass"  # rates the person's plays
 # gnubg's default thresholds for marking a checker play (equity lost, cubeful): its labels.
-MARKS = ((0.160, "very bad"), (0.080, "bad"), (0.040, "doubtful"))
+# gnubg 1.07's own (analysis.c's arSkillLevel; `show analysis` prints them: "-0.030
+# doubtful", "-0.060 bad", "-0.120 very bad"); an error is marked when it is beyond one.
+MARKS = ((0.120, "very bad"), (0.060, "bad"), (0.030, "doubtful"))
 START_S = 30.0  # gnubg loads its networks and tables at start: a second or two here
 ANSWER_S = 120.0  # world class answers in well under a second; a machine may be busy
 
@@ -90,12 +92,17 @@ CubeAdvice = namedtuple("CubeAdvice", ("double", "take", "beaver", "equities", "
 # A play rated: `lost` equity against gnubg's `best` play ((from, to) steps), `mark` gnubg's
 # label ("", "doubtful", "bad", "very bad"), and both plays' cubeful equities.
 Rating = namedtuple("Rating", ("lost", "mark", "best", "equity", "best_equity"))
+# One play of gnubg's hint: `words` as gnubg writes it ("24/18(2) 13/7*(2)"), `steps` one
+# (from, to) a die as the board's guide takes them, `equity` (cubeful, for the mover), `diff`
+# behind the best (0 or less), `probs` (win, win gammon, win bg, lose gammon, lose bg), `plies`.
+HintPlay = namedtuple("HintPlay", ("words", "steps", "equity", "diff", "probs", "plies"))
+HINT_COUNT = 5
 
 
 def mark(lost):
     """gnubg's label for a checker play that loses `lost` equity ("" for none)."""
     for threshold, name in MARKS:
-        if lost >= threshold:
+        if lost > threshold:
             return name
     return ""
 
@@ -266,6 +273,37 @@ class Engine:
                            "dice": [int(dice[0]), int(dice[1])], "ctx": ctx.to_json(),
                            "level": level_settings(level) if level else self._settings})
         return [(int(a), int(b)) for a, b in answer["moves"]]
+
+    def hint(self, position, dice, ctx, level=None, count=HINT_COUNT):
+        """gnubg's own hint for the mover of `position` (ctx.player) with `dice`: its best
+        `count` plays, best first, as HintPlay; [] when the dice cannot be played. The
+        position and the cube and score are set in gnubg's game and its `hint` asked (the
+        list its `hint` command prints), at `level` (default: the engine's)."""
+        from bgcore import legal_plays
+        from bgcore.matchid import encode
+
+        if not legal_plays(position, dice):
+            return []
+        mid = encode({"cube": ctx.cube, "cube_owner": ctx.owner, "on_roll": ctx.player,
+                      "crawford": ctx.crawford, "game_state": "playing", "turn": ctx.player,
+                      "double_offered": False, "resignation": 0, "dice": [],
+                      "match_length": ctx.length, "score": list(ctx.score),
+                      "jacoby": ctx.jacoby and not ctx.length})
+        answer = self.ask({"op": "hint", "position": position.to_id(), "match_id": mid,
+                           "dice": [int(dice[0]), int(dice[1])], "ctx": ctx.to_json(),
+                           "level": level_settings(level) if level else self._settings,
+                           "count": int(count)})
+        plays = []
+        for p in answer["plays"]:
+            turn = Turn(position, dice)
+            for src, dst in p["steps"]:  # a chain hits nothing on the way unless gnubg
+                turn.move(int(src), int(dst))  # names the point (then it is two steps)
+            if not turn.can_end():
+                raise EngineError("gnubg's hint %s leaves dice unplayed" % p["move"])
+            plays.append(HintPlay(p["move"], [(s.src, s.dst) for s in turn.steps],
+                                  float(p["equity"]), float(p["diff"]),
+                                  tuple(p["probs"]), int(p["plies"])))
+        return plays
 
     def cube(self, position, ctx, level=None):
         """gnubg's cube decision in `position` before the roll of the player on roll (the

@@ -18,14 +18,19 @@ import time
 import click
 
 from bgboard.board_cmd import LinkFailure, _check_name, _err, port_option
-from bgboard.engine import (DEFAULT_LEVEL, LEVELS, Context, Engine, EngineError, position_of,
-                            turn_of)
+from bgboard.engine import (COACH_LEVEL, DEFAULT_LEVEL, LEVELS, Context, Engine, EngineError,
+                            position_of, turn_of)
 
 # The engine's side asks the board's state when the board said something (an event, a
 # checker moved, a refusal), and at least this often: `state` costs a Pico some milliseconds.
 LOOK_S = 1.0
 WAIT_S = 0.2  # ... or this often while the person's finished play stands (--wait)
 POLL_S = 0.05  # the link is read this often
+SHOWN_RATINGS = 12  # the page lists the person's last plays rated
+
+
+class CoachError(Exception):
+    """A hint that cannot be given now (nobody on roll, no dice...): words for the person."""
 
 
 class EngineDriver:
@@ -34,7 +39,8 @@ class EngineDriver:
     person's finished play must stand before the engine throws (a person may still take a
     checker back; the simulated hands need none)."""
 
-    def __init__(self, engine, side, link, say=_err, grace=0.0, coach=False):
+    def __init__(self, engine, side, link, say=_err, grace=0.0, coach=False,
+                 hint_level=COACH_LEVEL, flash_blunders=False, on_coach=None):
         self.engine = engine
         self.side = side
         self.link = link
@@ -46,6 +52,15 @@ class EngineDriver:
         self.accepted = self.rejected = 0  # resignations offered to the engine
         self.coach = coach  # say each rating as it comes
         self.ratings = []  # (player's play in .mat words, bgboard.engine.Rating)
+        self.hint_level = hint_level  # gnubg's level for hints (its `hint`)
+        self.hints = 0
+        self.last_hint = None  # the hint for the roll being played (a dict, for the page)
+        self.flash_blunders = flash_blunders  # the board flashes a very bad play
+        self.flashes = 0
+        self.on_coach = on_coach  # called when the coach's page data changed
+        self._rated = []  # the page's list of the person's rated plays (dicts)
+        self._hint_wanted = False  # the board's Menu button asked for one
+        self.start_match = None  # a match of this length to start first (--match)
         self._game = None  # bgboard.events.GameLog of the game being played (its position)
         self._st = None  # the last state seen
         self.guides = 0
@@ -58,6 +73,8 @@ class EngineDriver:
         def on_live(msg):
             if msg.get("live") in ("board", "refused", "autoplay"):
                 self._next = 0.0  # something happened: look
+            elif msg.get("live") == "hint":
+                self._hint_wanted = True  # answered from step(): not inside the link's poll
             if shown is not None:
                 shown(msg)
 
@@ -67,6 +84,9 @@ class EngineDriver:
 
     def event(self, ev):
         self._next = 0.0
+        if self.last_hint is not None:  # a hint holds for its roll only: what the board
+            self.last_hint = None  # commits next ends it
+            self._changed()
         self._follow(ev)
         if ev["ev"] != "play" or ev["player"] != self.side or self._guided is None:
             return
@@ -116,20 +136,96 @@ class EngineDriver:
         rating = self.engine.rate(start, dice, turn.position, ctx)
         words = notation(turn.steps)
         self.ratings.append((words, rating))
+        best = notation(turn_of(start, dice, rating.best).steps)
         if self.coach and rating.mark:
-            best = turn_of(start, dice, rating.best)
             self.say("%d-%d %s: %s (%.3f lost; gnubg plays %s)" % (
-                dice[0], dice[1], words, rating.mark, rating.lost, notation(best.steps)))
+                dice[0], dice[1], words, rating.mark, rating.lost, best))
+        self._rated.append({"dice": list(dice), "play": words, "mark": rating.mark,
+                            "lost": round(rating.lost, 3), "best": best,
+                            "start": start.to_id()})
+        del self._rated[:-SHOWN_RATINGS]
+        if self.flash_blunders and rating.mark == "very bad":
+            self._flash_due = True
+        self._changed()
+
+    def _changed(self):
+        if self.on_coach is not None:
+            self.on_coach()
+
+    # --- the coach ----------------------------------------------------------------------------
+
+    def hint(self):
+        """gnubg's hint for the person on roll: the board lights its best play (a `guide`
+        hint: the person may play anything) and the page lists the top plays. The hint as a
+        dict; CoachError when there is no roll of the person's to hint."""
+        st = self.link.command("state")
+        if st.get("phase") != "playing" or "game" not in st:
+            raise CoachError("no game is being played")
+        g = st["game"]
+        if "match" not in st:
+            raise CoachError("no match or session is being played")
+        if g["player"] == self.side:
+            raise CoachError("gnubg is on roll, not the person")
+        if not g["dice"]:
+            raise CoachError("throw first: a hint is for the dice thrown")
+        info = self.link.command("guide")
+        if info["player"] == self.side:
+            raise CoachError("gnubg is on roll, not the person")
+        start = position_of(info["start"], 0)  # the mover's own
+        dice = tuple(info["dice"])
+        plays = self.engine.hint(start, dice, self._context(st, info["player"]),
+                                 level=self.hint_level)
+        hint = {"dice": list(dice), "start": info["start"], "level": self.hint_level,
+                "plays": [{"play": p.words, "equity": round(p.equity, 3),
+                           "diff": round(p.diff, 3), "plies": p.plies,
+                           "win": round(p.probs[0], 3)} for p in plays]}
+        if plays:
+            self.link.command("guide", moves=" ".join("%d/%d" % s for s in plays[0].steps),
+                              start=info["start"], hint=True)
+        self.hints += 1
+        self.last_hint = hint
+        self._changed()
+        return hint
+
+    def coach_view(self):
+        """What the page shows of the coach: the hint for the roll being played, the
+        person's last plays rated, the tally."""
+        marks = [r.mark for _, r in self.ratings]
+        return {"level": self.hint_level, "hint": self.last_hint, "ratings": list(self._rated),
+                "tally": {"plays": len(self.ratings), "doubtful": marks.count("doubtful"),
+                          "bad": marks.count("bad"), "very bad": marks.count("very bad"),
+                          "lost": round(sum(r.lost for _, r in self.ratings), 3)}}
 
     # --- acting -------------------------------------------------------------------------------
 
+    _flash_due = False
+
     def step(self):
+        from bgboard.link import Refused
+
+        if self.start_match:
+            length, self.start_match = self.start_match, None
+            try:
+                self.link.command("new", kind="match", length=length)
+            except Refused as e:
+                self.say("new match %d: %s" % (length, e))
+        if self._flash_due:
+            self._flash_due = False
+            try:
+                self.link.command("guide", flash=True)
+                self.flashes += 1
+            except Refused:
+                pass  # a board without it: the rating is said all the same
+        if self._hint_wanted:
+            self._hint_wanted = False
+            try:
+                self.hint()
+            except (CoachError, Refused) as e:
+                self.say("hint: %s" % e)
         now = time.monotonic()
         if now < self._next:
             return
         self._next = now + LOOK_S
-        from bgboard.link import Refused
-
         try:
             self._act(self.link.command("state"), now)
         except Refused:
@@ -262,8 +358,17 @@ def engine_name(level):
               help="With --autoplay: how often the hands first move the engine's checkers "
                    "wrongly (the board must refuse it), then right.")
 @click.option("--name", default=None, help="The person's name (default White or Black).")
+@click.option("--hint-level", type=click.Choice(list(LEVELS)), default=COACH_LEVEL,
+              show_default=True, help="gnubg's strength for the person's hints.")
+@click.option("--flash-blunders", is_flag=True,
+              help="The board flashes (as for a refusal) when the person's play is very bad.")
+@click.option("--view", is_flag=True,
+              help="On a board: serve the browser view too, with the coach (a Hint button, "
+                   "the top plays, the person's plays rated).")
+@click.option("--http-port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="With --view: the web server's port (0: any free one).")
 def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, grace, wrong_pct,
-           name):
+           name, hint_level, flash_blunders, view, http_port):
     """Play against GNU Backgammon on the board: it plays one side, the board shows its
     plays on the LEDs and the person moves its checkers. With --sim --autoplay a whole
     match (or --games K: a money session) on a fresh virtual board, the simulated hands for
@@ -280,6 +385,9 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, grace
                                "log` records a board's games)")
     if length and games:
         raise click.UsageError("--match N or --games K, not both")
+    if view and autoplay:
+        raise click.UsageError("--view goes with a board (--port): `bgboard sim`, then "
+                               "`bgboard engine --port PORT --view` plays the virtual one")
     engine_side = 0 if side == "white" else 1
     names = ["White", "Black"]
     if name:
@@ -293,16 +401,21 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, grace
     try:
         if autoplay:
             _autoplay(eng, engine_side, seed, length or 3, games, log_dir, tuple(names),
-                      wrong_pct, grace or 0.0)
+                      wrong_pct, grace or 0.0, flash_blunders)
+        elif view:
+            _with_view(eng, engine_side, port, 1.5 if grace is None else grace, length,
+                       hint_level, flash_blunders, http_port, tuple(names))
         else:
-            _on_board(eng, engine_side, port, 1.5 if grace is None else grace, length)
+            _on_board(eng, engine_side, port, 1.5 if grace is None else grace, length,
+                      hint_level, flash_blunders)
     except EngineError as e:
         raise click.ClickException(str(e)) from None
     finally:
         eng.close()
 
 
-def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace):
+def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace,
+              flash_blunders=False):
     from bgboard.sim_cmd import _autoplay as follow
     from bgboard.sim_cmd import _done, _interrupt
     from bgboard.virtual import VirtualBoard, VirtualBoardError
@@ -323,7 +436,8 @@ def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace):
     drivers = []
 
     def attach(link):
-        drivers.append(EngineDriver(eng, side, link, grace=grace))
+        drivers.append(EngineDriver(eng, side, link, grace=grace,
+                                    flash_blunders=flash_blunders))
         return drivers[0]
 
     try:
@@ -338,6 +452,8 @@ def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace):
     d = drivers[0]
     click.echo(d.summary())
     click.echo(d.rated())
+    if flash_blunders:
+        click.echo("flashed: %d very bad play(s)" % d.flashes)
     click.echo("guided: %d engine play(s) made by the hands as lit (%d checker(s) lit first, "
                "%d not); %d wrong play(s) made on purpose: %d shown as wrong, %d refused" % (
                    done.get("guided", 0), done.get("lit", 0), done.get("unlit", 0),
@@ -355,13 +471,14 @@ def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace):
                                    "was committed")
 
 
-def _on_board(eng, side, port, grace, length):
+def _on_board(eng, side, port, grace, length, hint_level=COACH_LEVEL, flash_blunders=False):
     from bgboard.board_cmd import open_link
     from bgboard.link import LinkError
 
     link = open_link(port, reconnect=True, sync=False,
                      on_problem=lambda t: _err("warning: %s" % t))
-    driver = EngineDriver(eng, side, link, grace=grace, coach=True)
+    driver = EngineDriver(eng, side, link, grace=grace, coach=True, hint_level=hint_level,
+                          flash_blunders=flash_blunders)
     link.on_event = driver.event
     try:
         link.connect(wait=True)
@@ -384,6 +501,41 @@ def _on_board(eng, side, port, grace, length):
         link.close()
         click.echo(driver.summary())
         click.echo(driver.rated())
+
+
+def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_port, names):
+    # The view's worker holds the link; the driver plays on it from the worker's thread.
+    from bgboard.board_cmd import choose_port
+    from bgboard.view import serve
+    from bgboard.view_cmd import _interrupt
+
+    path = choose_port(port)
+    drivers = []
+    started = []
+
+    def coach(link, note, changed):
+        d = EngineDriver(eng, side, link, say=note, grace=grace, coach=True,
+                         hint_level=hint_level, flash_blunders=flash_blunders,
+                         on_coach=changed)
+        if drivers:  # a new link (reconnected): the same tallies go on
+            old = drivers[-1]
+            d.ratings, d._rated, d.hints = old.ratings, old._rated, old.hints
+        drivers.append(d)
+        if length and not started:
+            started.append(True)
+            d.start_match = length
+        return d
+
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        serve(path, http_port=http_port, names=names, coach=coach,
+              on_ready=lambda url: click.echo("view: %s" % url))
+    except KeyboardInterrupt:
+        _err("stopped")
+    finally:
+        if drivers:
+            click.echo(drivers[-1].summary())
+            click.echo(drivers[-1].rated())
 
 
 COMMANDS = [engine]

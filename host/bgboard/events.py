@@ -38,39 +38,11 @@ from collections import namedtuple
 
 from bgboard.link import is_int
 from bgcore import Position, legal_plays
+from bgwire.events import EVENTS, OPTIONAL
+from bgwire.events import field_ok as _ok
 
 # One side's checkers at the start, in its own numbering (index 0: borne off).
 START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
-
-# Event name -> {field: kind}; kinds: "int", "player", "dice", "die2", "moves", "score",
-# "bool", "dict", "level", "how", "cube", "name".
-EVENTS = {
-    "match": {"length": "int", "rules": "dict"},
-    "game": {"number": "int", "score": "score", "crawford": "bool"},
-    "opening": {"dice": "die2"},
-    "roll": {"player": "player", "dice": "dice"},
-    "play": {"player": "player", "dice": "dice", "moves": "moves"},
-    "double": {"player": "player", "cube": "cube"},
-    "take": {"player": "player"},
-    "drop": {"player": "player"},
-    "beaver": {"player": "player", "cube": "cube"},
-    "raccoon": {"player": "player", "cube": "cube"},
-    "resign": {"player": "player", "level": "level"},
-    "accept": {"player": "player"},
-    "reject": {"player": "player"},
-    "demand": {"player": "player", "level": "level"},
-    "pass": {"player": "player"},
-    "rethrow": {"player": "player", "dice": "dice"},
-    "void": {"player": "player"},
-    "result": {"winner": "player", "points": "int", "level": "level", "how": "how",
-               "score": "score"},
-    "match_over": {"score": "score"},  # winner: a player, or null for a drawn match
-    "partner": {"name": "name"},
-    "join": {"name": "name"},
-    "leave": {"name": "name"},
-}
-
-HOW = ("played", "dropped", "resigned")
 
 # A shut-out pass (no throw) in .mat and SGF: a roll with no legal play. Against a closed
 # board no dice enter, so the position and score are the same whatever the numbers.
@@ -86,41 +58,6 @@ def _entry(kind, player, dice=None, steps=(), cube=None, points=None, how=None, 
 
 class EventError(ValueError):
     """An event that does not have the shape docs/protocol.md gives it."""
-
-
-def _ok(kind, v):
-    if kind == "int":
-        return is_int(v) and v >= 0
-    if kind == "player":
-        return v in (0, 1) and is_int(v)
-    if kind in ("dice", "die2"):
-        return (isinstance(v, list) and len(v) == 2
-                and all(is_int(d) and 1 <= d <= 6 for d in v))
-    if kind == "score":
-        return isinstance(v, list) and len(v) == 2 and all(is_int(s) and s >= 0 for s in v)
-    if kind == "bool":
-        return isinstance(v, bool)
-    if kind == "dict":
-        return isinstance(v, dict)
-    if kind == "level":
-        return is_int(v) and 1 <= v <= 3
-    if kind == "how":
-        return v in HOW
-    if kind == "cube":
-        return is_int(v) and v >= 1 and v & (v - 1) == 0
-    if kind == "name":
-        return isinstance(v, str) and 0 < len(v) <= 64
-    if kind == "moves":
-        if not isinstance(v, list) or len(v) > 4:
-            return False
-        for m in v:
-            # hit: true/false, or 1/0 (as the firmware's controller writes it)
-            if not (isinstance(m, list) and len(m) == 3 and is_int(m[0]) and is_int(m[1])
-                    and m[2] in (True, False) and 1 <= m[0] <= 25 and 0 <= m[1] <= 24
-                    and m[1] < m[0] and not (m[2] and m[1] == 0)):
-                return False
-        return True
-    return False
 
 
 def check_event(ev):
@@ -140,8 +77,9 @@ def check_event(ev):
     for field, kind in spec.items():
         if field not in ev or not _ok(kind, ev[field]):
             raise EventError("event %s (seq %d): bad or missing %s" % (name, seq, field))
-    if name == "match_over" and not (ev.get("winner") is None or _ok("player", ev["winner"])):
-        raise EventError("event match_over (seq %d): bad winner" % seq)
+    for field, kind in OPTIONAL.get(name, {}).items():
+        if field in ev and not _ok(kind, ev[field]):
+            raise EventError("event %s (seq %d): bad %s" % (name, seq, field))
     if name == "match" and "games" in ev and not (_ok("int", ev["games"]) and ev["games"]):
         raise EventError("event match (seq %d): bad games" % seq)
     if "member" in ev and not _ok("name", ev["member"]):

@@ -2,7 +2,7 @@
 
     files = build(compiled=True)      # {"main.py": b"...", "board/app.mpy": b"...", ...}
 
-- main.py stays source (MicroPython runs only /main.py); bgcore, board and drivers are
+- main.py stays source (MicroPython runs only /main.py); bgcore, bgwire, board and drivers are
   compiled with mpy-cross for the Pico (`-march=armv6m -O2`: bytecode, so the unix port of
   the virtual board loads it too) or copied as source.
 - pinmap.json is hardware/pinmap.json as it is (the firmware's only pin map); field.json is
@@ -24,7 +24,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE_DIR = os.path.join(ROOT, "firmware")
 HARDWARE_DIR = os.path.join(ROOT, "hardware")
-PACKAGES = ("bgcore", "board", "drivers")
+PACKAGES = ("bgcore", "bgwire", "board", "drivers")
 MANIFEST = ".bgboard-files"
 
 

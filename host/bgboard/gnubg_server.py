@@ -11,6 +11,15 @@ stderr, so that stdout carries answers only):
     {"op": "evaluate", "position": ID, "ctx": CTX, "level": LEVEL}
         -> {"probabilities": [win, win gammon, win bg, lose gammon, lose bg], "equity": e}
            cubeless, for the mover (gnubg's `evaluate`)
+    {"op": "hint", "position": ID, "match_id": MID, "dice": [a, b], "ctx": CTX, "level": LEVEL,
+     "count": N}
+        -> {"plays": [{"move": "8/5 6/5", "steps": [[8, 5], [6, 5]], "equity": e, "diff": d,
+                       "probs": [5 floats], "plies": p}, ...]}
+           gnubg's own hint (the `hint` command's list, best first, at most N): the position
+           and dice set in gnubg's game by its `set` commands (MID: the gnubg Match ID of the
+           score and cube, no dice), the chequer play evaluated as LEVEL says. `steps` are
+           gnubg's own reading of its move (a checker's chain of dice as one step unless it
+           hits on the way)
     {"op": "ping"} -> {"pong": true}
 
 ID: a gnubg Position ID with the player on roll (for "cube": the one who would double) as
@@ -34,6 +43,8 @@ _out = os.fdopen(os.dup(1), "w")
 os.dup2(2, 1)
 
 _rules = {"jacoby": None, "beavers": None}
+_hint_level = {}
+_game = []  # a game in gnubg's own match (for `hint`), started once
 
 
 def _set_rules(ctx):
@@ -97,7 +108,49 @@ def evaluate(req):
     return {"probabilities": list(out[:5]), "equity": out[5]}
 
 
-OPS = {"play": play, "cube": cube, "evaluate": evaluate, "ping": lambda req: {"pong": True}}
+def _set_hint_level(level):
+    # `hint` evaluates with gnubg's "evaluation" settings for chequer play.
+    want = _level(level)
+    for key, value in sorted(want.items()):
+        if _hint_level.get(key) != value:
+            if key == "noise":
+                word = "%.6f" % value
+            else:
+                word = "%d" % value if key == "plies" else ("on" if value else "off")
+            gnubg.command("set evaluation chequerplay evaluation %s %s" % (key, word))
+            _hint_level[key] = value
+
+
+def hint(req):
+    ctx = req["ctx"]
+    _set_rules(ctx)
+    _set_hint_level(req["level"])
+    if not _game:
+        for player in (0, 1):  # nobody plays by itself in this gnubg
+            gnubg.command("set player %d human" % player)
+        gnubg.command("new match 1")
+        _game.append(True)
+    player = int(ctx.get("player", 0))
+    dice = req["dice"]
+    gnubg.command("set matchid %s" % req["match_id"])
+    gnubg.command("set turn %d" % player)  # also forgets the last hint (gnubg keeps one)
+    gnubg.command("set board %s" % req["position"])
+    gnubg.command("set dice %d %d" % (int(dice[0]), int(dice[1])))
+    if gnubg.positionid() != req["position"]:
+        raise ValueError("gnubg did not take the position %s (it has %s)"
+                         % (req["position"], gnubg.positionid()))
+    found = gnubg.hint(int(req.get("count", 5)))
+    plays = []
+    for e in found.get("hint", []):
+        plays.append({"move": e["move"], "steps": [list(s) for s in gnubg.parsemove(e["move"])],
+                      "equity": e["equity"], "diff": e["eqdiff"],
+                      "probs": list(e["details"]["probs"]),
+                      "plies": e["context"]["plies"]})
+    return {"plays": plays}
+
+
+OPS = {"play": play, "hint": hint, "cube": cube, "evaluate": evaluate,
+       "ping": lambda req: {"pong": True}}
 
 
 def main():

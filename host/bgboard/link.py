@@ -44,8 +44,7 @@ import time
 
 from bgboard import __version__
 from bgboard.transport import Disconnected, TransportError
-
-PROTOCOL = 1
+from bgwire import PROTOCOL  # the version this host speaks: the contract's
 RECENT = 512  # delivered events kept to tell a resent event from another one under its seq
 ACK_EVERY = 64  # stored events between two acks while events flow
 ACK_SECONDS = 5.0  # else a stored event is acked at the first poll this long after the last ack

@@ -25,9 +25,7 @@ import time
 import tty
 
 from bgboard.firmware import FIRMWARE_DIR, find_tool, install_local
-
-SOFT_RESET = 64  # firmware/sim/device.py's exit codes
-SOFT_RESET_RAW = 65
+from bgwire.sim import RESET, RESET_RAW  # the exit codes of firmware/sim/device.py
 # The 64-bit unix port, with the simulation compiled from source beside the firmware (a
 # second start on a flash with a finished match and its archive failed at 288K).
 DEFAULT_HEAP = "320K"
@@ -74,6 +72,8 @@ class VirtualBoard:
         self._hw = os.path.join(self._run_dir, "hw")
         os.mkdir(self._hw)
         os.symlink(os.path.join(FIRMWARE_DIR, "sim"), os.path.join(self._hw, "sim"))
+        # and the contract it speaks, for a flash that lacks it (the flash's comes first)
+        os.symlink(os.path.join(FIRMWARE_DIR, "bgwire"), os.path.join(self._hw, "bgwire"))
         self.stderr_path = os.path.join(self._run_dir, "stderr.txt")
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
@@ -112,11 +112,11 @@ class VirtualBoard:
         if self.proc is None:
             return None
         code = self.proc.poll()
-        if code in (SOFT_RESET, SOFT_RESET_RAW):
+        if code in (RESET, RESET_RAW):
             self.restarts += 1
-            self._spawn(raw=code == SOFT_RESET_RAW)
+            self._spawn(raw=code == RESET_RAW)
             if self.on_restart is not None:
-                self.on_restart(code == SOFT_RESET_RAW)
+                self.on_restart(code == RESET_RAW)
             return None
         return code
 

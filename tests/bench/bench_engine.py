@@ -1,5 +1,5 @@
 """GNU Backgammon's reply time per level on this machine (`make bench`): gnubg's play
-(bgboard.engine.Engine.play) and cube decision (Engine.cube) for the positions of one game
+(bgboard.engine.Engine.play), cube decision (Engine.cube) and hint (Engine.hint) for the positions of one game
 between two expert engines with seeded dice, through the JSON pipe as `bgboard engine` asks
 them. The board never waits for these: the host asks while the board scans on."""
 
@@ -35,7 +35,7 @@ def main():
           "/ max, ms):" % len(cases))
     for level in LEVELS:
         with Engine(level) as e:
-            plays, cubes = [], []
+            plays, cubes, hints = [], [], []
             for p, dice in cases:
                 t0 = time.perf_counter()
                 e.play(p, dice, Context())
@@ -43,8 +43,14 @@ def main():
                 t0 = time.perf_counter()
                 e.cube(p, Context())
                 cubes.append(1000 * (time.perf_counter() - t0))
-        print("  %-12s play %6.1f / %6.1f / %6.1f   cube %6.1f / %6.1f / %6.1f" % (
-            level, *_figures(plays), *_figures(cubes)))
+        with Engine(level) as e:  # a gnubg of its own: not helped by the plays' cache
+            for p, dice in cases:
+                t0 = time.perf_counter()
+                e.hint(p, dice, Context(), level=level)
+                hints.append(1000 * (time.perf_counter() - t0))
+        print("  %-12s play %6.1f / %6.1f / %6.1f   cube %6.1f / %6.1f / %6.1f   "
+              "hint (top 5) %6.1f / %6.1f / %6.1f" % (
+                  level, *_figures(plays), *_figures(cubes), *_figures(hints)))
     t0 = time.perf_counter()
     with Engine("expert") as e:
         e.start()

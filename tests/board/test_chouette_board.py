@@ -4,7 +4,8 @@
 # from the journal. Driven as players drive the board: hands on the checkers (perfect
 # sensing), buttons, commands; checked by the events committed and the state reported.
 from bgcore import Rules
-from board.controller import DROP, OPENING, OVER, PLAYING, SETUP, TAKE
+from board.controller import OPENING, OVER, PLAYING, SETUP
+from bgwire import DROP, TAKE
 from board_support import BLACK, WHITE
 from chouette_support import NAMES, box_on_roll, chouette, evs, refused, rig, team_on_roll
 

@@ -1,7 +1,8 @@
 # A chouette on the board after a power cut: the board replays its journal (or restarts
 # from the snapshot compaction wrote) and is where the last committed event left it: the
 # answers still due, the ledger, the line-up.
-from board.controller import DROP, OVER, Board
+from board.controller import OVER, Board
+from bgwire import DROP
 from board.journal import Journal
 from board.storage import FlashStorage
 from board_support import BLACK, Dice, rmtree, tmpdir

@@ -3,7 +3,8 @@
 import gc
 
 from bgcore import GAMMON, Rules
-from board.controller import DROP, IDLE, OPENING, OVER, PASS_MS, PLAYING, ROLL, SETUP, Board
+from board.controller import IDLE, OPENING, OVER, PASS_MS, PLAYING, SETUP, Board
+from bgwire import DROP, ROLL
 from board.journal import Journal
 from board.storage import FlashStorage
 from board.tracker import RESTORE

@@ -5,7 +5,8 @@
 import gc
 
 from bgcore import GAMMON, Rules
-from board.controller import DOUBLE, IDLE, MENU, OVER, PLAYING, ROLL, TAKE, Board
+from board.controller import IDLE, OVER, PLAYING, Board
+from bgwire import DOUBLE, MENU, ROLL, TAKE
 from board.journal import Journal
 from board.storage import FlashStorage
 from board_support import BLACK, WHITE, Dice, Eyes, rmtree, tmpdir

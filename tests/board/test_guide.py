@@ -3,10 +3,12 @@
 # wrong and no other play is committed. Perfect sensing; real LED frames.
 import json
 
-from board.controller import ROLL, Board
+from board.controller import Board
+from bgwire import ROLL
 from board.guide import command
-from board.leds import HIT, ORIGIN, TARGET, WRONG, LedMap, Renderer
-from board.protocol import CommandError, parse
+from board.leds import LedMap, Renderer
+from bgwire import HIT, ORIGIN, TARGET, WRONG
+from bgwire.commands import CommandError, parse
 from board_support import BLACK, WHITE, Dice, Eyes
 from sim.devices import SimLeds
 from support import raises
@@ -130,3 +132,51 @@ def test_a_new_turn_leaves_the_guide_behind():
     eyes.carry(BLACK, 6, 5)
     board.roll()
     assert plays(events)[-1]["moves"] == [[24, 21, 0], [6, 5, 0]]
+
+
+def test_a_hint_is_lit_the_same_way_but_any_play_commits():
+    board, eyes, events, out = rig((3, 1), (2, 1))
+    command(board, {"moves": "8/5 6/5", "start": board.match.game.turn.start.to_id(),
+                    "hint": True})
+    assert lit(out, ORIGIN) == [8] and lit(out, TARGET) == [5]
+    eyes.carry(WHITE, 8, 5)
+    assert lit(out, ORIGIN) == [6] and lit(out, TARGET) == [5]  # the next checker
+    eyes.lift(WHITE, 24)  # the person's choice: where it may go, nothing wrong
+    assert lit(out, WRONG) == [] and lit(out, TARGET) == [23] and lit(out, ORIGIN) == [24]
+    eyes.put(WHITE, 23)
+    assert lit(out, WRONG) == [] and lit(out, ORIGIN) == [] and lit(out, TARGET) == []
+    board.on_buttons(ROLL)  # committed: not the hint's play
+    (play,) = plays(events)
+    assert play["moves"] == [[8, 5, 0], [24, 23, 0]]
+
+
+def test_a_hint_asked_after_moving_otherwise_shows_the_way_back_first():
+    board, eyes, events, out = rig((3, 1))
+    eyes.carry(WHITE, 8, 7)
+    command(board, {"moves": "8/5 6/5", "start": board.match.game.turn.start.to_id(),
+                    "hint": True})
+    assert lit(out, WRONG) == [7] and lit(out, ORIGIN) == [8]
+    eyes.carry(WHITE, 7, 8)
+    assert lit(out, ORIGIN) == [8] and lit(out, TARGET) == [5]
+
+
+def test_the_menu_button_in_a_game_asks_the_host_for_a_hint():
+    from board.controller import MENU
+
+    board, eyes, events, out = rig((3, 1))
+    board.on_buttons(MENU)
+    assert events[-1] == {"live": "hint"}
+
+
+def test_a_flash_shows_the_refusal_sign_for_a_while_and_changes_nothing():
+    from board.controller import REFUSED_MS
+
+    board, eyes, events, out = rig((3, 1))
+    position = board.match.game.position
+    assert command(board, {"flash": True}) == {"flash": True}
+    assert board.refused_until is not None
+    assert [e for e in events if e.get("live") == "refused"] == []  # nothing refused
+    board.clock.ticks_ms = lambda: REFUSED_MS
+    board.tick()
+    assert board.refused_until is None and board.match.game.position == position
+    assert plays(events) == []

@@ -2,7 +2,8 @@
 import json
 
 from bgcore import Position, Turn
-from board.leds import DICE, MISSING, ORIGIN, TARGET, WRONG, LedMap, Renderer
+from board.leds import LedMap, Renderer
+from bgwire import DICE, MISSING, ORIGIN, TARGET, WRONG
 from board.tracker import Sensed, Tracker
 from sim.devices import SimLeds
 
@@ -85,3 +86,24 @@ def test_brightness_alone_when_under_the_cap():
     r.show()
     assert r.scale == 256
     assert strip.pixel(ledmap.points[7][0]) == (128, 0, 0)
+
+
+def test_the_current_is_reckoned_from_what_is_drawn():
+    # The cap is held from a running sum of the frame, not a sum over the whole frame each
+    # time (1 ms of a Pico's lift): it must equal the frame's own sum for what a board draws.
+    r, strip, ledmap = rig(brightness=200)
+    sensed = Sensed()
+    sensed.set_position(0, Position.initial())
+    sensed.count[0][13] -= 1
+    tracker = Tracker(Turn(Position.initial(), (6, 2)), 0)
+    r.dice_pips((6, 2))
+    r.reading(0, tracker.update(sensed))
+    r.point(1, 25, MISSING)  # a bar
+    r.point(1, 0, WRONG)  # a tray
+    assert r.lit == sum(r.frame) > 0
+    r.dice((1, 1))  # over the lit 6-2: the old pips go dark
+    assert r.lit == sum(r.frame)
+    r.clear()
+    assert r.lit == sum(r.frame) == 0
+    r.set(5, (10, 20, 30))
+    assert r.lit == sum(r.frame) == 7 + 15 + 23  # at brightness 200

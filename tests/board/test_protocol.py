@@ -2,8 +2,11 @@
 # handler. (Property-based fuzzing over a real serial port belongs to the host tests.)
 import json
 
-from board.protocol import COMMANDS, MAX_LINE, PROTOCOL, Protocol, parse, CommandError
+from board.protocol import Protocol
+from bgwire import MAX_LINE, PROTOCOL
+from bgwire.commands import COMMANDS, CommandError, parse
 from sim.devices import LineLink
+from wire_support import arguments
 from support import raises
 
 
@@ -97,7 +100,8 @@ def test_errors_say_what_is_wrong():
 
 
 def test_every_command_has_a_valid_form():
-    for cmd, spec in COMMANDS.items():
+    for cmd in COMMANDS:
+        spec = arguments(cmd)
         msg = {"cmd": cmd}
         for key in spec:
             if spec[key][1]:

@@ -3,7 +3,7 @@
 import json
 import sys
 
-from board.controller import DOUBLE, ROLL
+from bgwire import DOUBLE, ROLL
 from code_emitters import lend
 
 lend()

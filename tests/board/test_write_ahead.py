@@ -1,7 +1,8 @@
 # Write ahead: an event that cannot be stored is refused and changes nothing. The board's RAM
 # is never ahead of its journal, and what the host was told is what the flash replays.
 # Whole matches with writes failing at random: tests/soak/soak_faults.py.
-from board.controller import IDLE, ROLL, Board
+from board.controller import IDLE, Board
+from bgwire import ROLL
 from board.journal import Journal
 from board_support import WHITE, Dice, Eyes, rmtree, tmpdir
 from faulty_storage import FailingStorage

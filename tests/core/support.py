@@ -1,8 +1,6 @@
 # Helpers shared by the core tests; they run under pytest (CPython) and tests/core/run_mpy.py
 # (MicroPython), so nothing here may need pytest or CPython-only modules.
-import random
-
-from bgcore import Position, Turn
+from bgcore import Position
 
 
 def raises(exc_type, fn, *args, **kwargs):
@@ -25,36 +23,6 @@ def _counts(points):
     for p, n in points.items():
         counts[p] = n
     return counts
-
-
-def random_dice(rng):
-    return (rng.randint(1, 6), rng.randint(1, 6))
-
-
-def random_positions(seed, count):
-    """Yield positions met in games of random legal plays, each with the dice rolled there
-    (one at a time: a list of them ran a 192K heap out when the path names were longer)."""
-    from sim.hands import random_play  # here: the board tests share this module, not its RAM
-
-    rng = random.Random(seed) if hasattr(random, "Random") else _SeededModule(seed)
-    position = Position.initial()
-    for _ in range(count):
-        dice = random_dice(rng)
-        yield position, dice
-        position = random_play(Turn(position, dice), rng).position
-        if position.mover[0] == 15:
-            position = Position.initial()
-        else:
-            position = position.swapped()
-
-
-class _SeededModule:
-    # MicroPython has no random.Random: seed the module generator instead.
-    def __init__(self, seed):
-        random.seed(seed)
-
-    def randint(self, a, b):
-        return random.randint(a, b)
 
 
 def on_micropython():

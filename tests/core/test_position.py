@@ -1,6 +1,7 @@
 # Positions: gnubg Position IDs, validation, pips, diagram.
 from bgcore import Position, PositionError
-from support import board, raises, random_positions
+from random_games import random_positions
+from support import board, raises
 
 START_ID = "4HPwATDgc/ABMA"
 

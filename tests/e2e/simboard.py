@@ -30,10 +30,10 @@ HEAP = "320K"
 
 
 def compile_firmware(dest):
-    """The firmware the virtual board needs (bgcore, board, sim) as bytecode in dest, as
+    """The firmware the virtual board needs (bgcore, bgwire, board, sim) as bytecode in dest, as
     `make bytecode` builds it (a folder of our own: another `make bytecode` may be emptying
     build/bytecode at the same time)."""
-    for package in ("bgcore", "board", "sim"):
+    for package in ("bgcore", "bgwire", "board", "sim"):
         src_dir = os.path.join(ROOT, "firmware", package)
         for name in sorted(os.listdir(src_dir)):
             if not name.endswith(".py"):

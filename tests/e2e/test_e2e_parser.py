@@ -12,8 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgboard.transport import SerialTransport
-from board.protocol import COMMANDS, MAX_LINE, _check
+from bgwire import MAX_LINE
+from bgwire.commands import COMMANDS, check as _check
 from simboard import wait_until
+from wire_support import arguments
 
 CTRL_C = b"\x03"
 
@@ -23,6 +25,8 @@ KINDS = {"int": st.integers(-2**40, 2**40), "str": st.text(max_size=80),
          "list": st.lists(st.integers(-10, 10), max_size=4), "none": st.none(),
          "float": st.floats(allow_nan=False, allow_infinity=False)}
 ANY_VALUE = st.one_of(*KINDS.values())
+
+SPECS = {c: arguments(c) for c in COMMANDS}  # {argument: (kind, required)}
 
 
 def _line(obj):
@@ -37,13 +41,13 @@ def _clean(data):
 
 @st.composite
 def wrong_argument(draw):
-    cmd = draw(st.sampled_from(sorted(c for c in COMMANDS if COMMANDS[c])))
-    key = draw(st.sampled_from(sorted(COMMANDS[cmd])))
+    cmd = draw(st.sampled_from(sorted(c for c in COMMANDS if SPECS[c])))
+    key = draw(st.sampled_from(sorted(SPECS[cmd])))
     value = draw(ANY_VALUE)
-    if _check(COMMANDS[cmd][key][0], value):
+    if _check(SPECS[cmd][key][0], value):
         value = [value, "not this"]  # a list where nothing takes a list of mixed things
     msg = {"cmd": cmd, key: value}
-    for other, (kind, required) in COMMANDS[cmd].items():
+    for other, (kind, required) in SPECS[cmd].items():
         if required and other != key:
             msg[other] = 2 if kind in ("int", "level") else "match"
     return _line(msg)
@@ -53,7 +57,7 @@ def wrong_argument(draw):
 def unknown_argument(draw):
     cmd = draw(st.sampled_from(sorted(COMMANDS)))
     key = draw(st.text(min_size=1, max_size=10).filter(
-        lambda k: k not in COMMANDS[cmd] and k not in ("cmd", "id")))
+        lambda k: k not in SPECS[cmd] and k not in ("cmd", "id")))
     return _line({"cmd": cmd, key: draw(ANY_VALUE)})
 
 

@@ -125,10 +125,10 @@ def test_a_play_is_rated_against_gnubgs_best_with_its_labels(engine):
     assert best.lost == 0.0 and best.mark == "" and best.best == [(8, 5), (6, 5)]
     # Slotting with both dice from the 8 instead of making the 5-point: a blunder.
     worse = engine.rate(p, (3, 1), turn_of(p, (3, 1), [(8, 7), (8, 5)]).position, Context())
-    assert worse.lost > 0.16 and worse.mark == "very bad" and worse.best == [(8, 5), (6, 5)]
+    assert worse.lost > 0.12 and worse.mark == "very bad" and worse.best == [(8, 5), (6, 5)]
     assert worse.best_equity - worse.equity == worse.lost
-    # gnubg's default thresholds
-    assert [mark(x) for x in (0.0, 0.039, 0.04, 0.079, 0.08, 0.159, 0.16, 1.0)] == [
+    # gnubg's default thresholds (tests/host/test_coach.py checks them against gnubg's)
+    assert [mark(x) for x in (0.0, 0.03, 0.031, 0.06, 0.061, 0.12, 0.121, 1.0)] == [
         "", "", "doubtful", "doubtful", "bad", "bad", "very bad", "very bad"]
     # A play that wins is worth what it wins: with 6-1 the last two checkers come off, but
     # 6/5/off leaves one, and the opponent then bears off its last: a whole game thrown.

@@ -9,7 +9,7 @@ import subprocess
 
 from picosupport import BIN, bgboard, hello, wait_until
 
-from bgboard.leds import led_places, role
+from bgboard.leds import led_places, nearest_role
 from bgcore import Position, Turn
 
 
@@ -68,9 +68,9 @@ def test_a_lifted_checker_lights_its_legal_destinations_on_the_led_pin(pico):
     places = led_places()
     lit = pico.lit()
     may_go = {places.where[i][1] for i, rgb in lit.items()
-              if places.where.get(i, ("",))[0] == "point" and role("%02x%02x%02x" % rgb) == "may go"}
+              if places.where.get(i, ("",))[0] == "point" and nearest_role(rgb) == "may go"}
     origin = {places.where[i][1] for i, rgb in lit.items()
-              if places.where.get(i, ("",))[0] == "point" and role("%02x%02x%02x" % rgb) == "origin"}
+              if places.where.get(i, ("",))[0] == "point" and nearest_role(rgb) == "origin"}
     assert may_go == want, (lit, turn.destinations(src))
     assert origin == {_white(player, src)}
 

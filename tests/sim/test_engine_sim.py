@@ -53,7 +53,8 @@ def test_a_match_against_gnubg_guided_on_the_leds_and_logged(tmp_path):
     from test_host_gnubg import run_gnubg, troubles
 
     log = str(tmp_path / "log")
-    run = _engine("--seed", "5", "--match", "3", "--wrong-pct", "20", "--log", log)
+    run = _engine("--seed", "5", "--match", "3", "--wrong-pct", "20", "--log", log,
+                  "--flash-blunders")
     out, err = run.communicate(timeout=600)
     assert run.returncode == 0, err[-2000:]
     assert "0 mismatch(es), 0 stuck" in out
@@ -75,6 +76,10 @@ def test_a_match_against_gnubg_guided_on_the_leds_and_logged(tmp_path):
     person_plays = [e for e in events if e["ev"] == "play" and e["player"] == 0 and e["moves"]]
     assert rated and int(rated.group(1)) == len(person_plays), out
     assert int(rated.group(4)) >= 1 and float(rated.group(5)) > 0.5
+    # --flash-blunders: the board flashed each very bad play, and nothing else changed (the
+    # checks above: every engine play gnubg's, the match over and logged)
+    flashed = re.search(r"flashed: (\d+) very bad play\(s\)", out)
+    assert flashed and int(flashed.group(1)) == int(rated.group(4)), out
     (mat,) = [n for n in os.listdir(log) if n.endswith(".mat")]
     with open(os.path.join(log, mat)) as f:
         text = f.read()

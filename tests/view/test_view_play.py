@@ -13,6 +13,7 @@ from viewsupport import log
 from bgboard.events import Entry
 from bgboard.matfile import action_text
 from bgcore import Position, Turn
+from bgwire import physical
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The README's picture: written by this test when missing or when BGBOARD_SCREENSHOT=1 (a
@@ -51,10 +52,6 @@ def lit_points(page, role):
     return sorted(int(e.get_attribute("data-point")) for e in
                   page.query_selector_all('#board .glow[data-place="point"][data-role="%s"]'
                                           % role))
-
-
-def physical(side, p):
-    return p if side == 0 else 25 - p
 
 
 def dice_shown(page):

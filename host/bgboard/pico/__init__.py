@@ -462,7 +462,7 @@ class PicoBoard:
                 raise  # a shutdown closes the PTY under this thread; anything else is a bug
 
     def _pump_host(self):
-        from sim.control import is_sim
+        from bgwire.sim import is_sim
 
         while not self._stopping:
             try:

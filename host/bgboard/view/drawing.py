@@ -76,11 +76,6 @@ def slot_y(top, k):
     return Y_T + STEP * k + STEP // 2 if top else Y_B - STEP * k - STEP // 2
 
 
-def physical(side, point):
-    """The board's point (White's numbering) of `side`'s own point 1..24."""
-    return point if side == 0 else 25 - point
-
-
 # White's bar is the top half of the bar, Black's the bottom; White's tray bottom right.
 BAR_TOP = (True, False)
 TRAY_TOP = (False, True)

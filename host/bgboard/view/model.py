@@ -16,28 +16,7 @@ from bgboard.matfile import DEFAULT_NAMES, action_text, layout
 from bgboard.monitor import View
 from bgboard.view.drawing import Scene, board_svg, leds_from_live, sides_of, status_words
 from bgcore import Position
-
-SIM_VERBS = ("look", "lift", "place", "press")
-BUTTONS = ("roll", "double", "take", "drop", "undo", "menu", "beaver")
-
-
-def check_sim(msg):
-    """The sim line to send for a page's request, or ValueError saying what is wrong."""
-    if not isinstance(msg, dict) or msg.get("sim") not in SIM_VERBS:
-        raise ValueError("a sim line is one of %s" % ", ".join(SIM_VERBS))
-    verb = msg["sim"]
-    if verb == "look":
-        return {"sim": "look"}
-    if verb == "press":
-        if msg.get("button") not in BUTTONS:
-            raise ValueError("press: button is one of %s" % ", ".join(BUTTONS))
-        return {"sim": "press", "button": msg["button"]}
-    side, at = msg.get("side"), msg.get("at")
-    if side not in (0, 1) or isinstance(side, bool):
-        raise ValueError("%s: side is 0 (white) or 1 (black)" % verb)
-    if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= 25:
-        raise ValueError("%s: at is 0..25 in that side's numbering" % verb)
-    return {"sim": verb, "side": side, "at": at}
+from bgwire.sim import check as check_sim  # the contract's check of a sim line
 
 
 def arrangement(table, hand, target):
@@ -75,6 +54,7 @@ class BoardModel:
         self.hand = [0, 0]
         self.heat = None
         self.notes = collections.deque(maxlen=keep_notes)
+        self.coach = None  # the coach's hint and ratings (bgboard engine --view), or None
         self.rev = 0
         self.changed = True
 
@@ -236,4 +216,5 @@ class BoardModel:
             "notes": list(self.notes),
             "raw": self.heat is not None,
             "seq": self.view.seq,
+            "coach": self.coach,
         }

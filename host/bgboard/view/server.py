@@ -21,6 +21,8 @@ From a page (JSON over the WebSocket):
     {"type": "demand", "level": 2}      the resigner's opponent requires a higher forfeit
     {"type": "arrange"}      move the virtual board's checkers where the board wants them
     {"type": "raw", "on": true}                 the raw sensor view for this page
+    {"type": "hint"}         with a coach (`bgboard engine --view`): gnubg's hint for the
+                             person on roll, lit on the board and listed on the page
 To a page: {"type": "view", ...} (BoardModel.snapshot) and {"type": "notice", "text"}.
 """
 
@@ -51,8 +53,12 @@ class BoardWorker(threading.Thread):
     """The serial side: a Link on `port` (`opener` makes its transport), a BoardModel, and
     `publish(snapshot)` called (from this thread) for each change."""
 
-    def __init__(self, port, model, publish, opener=None):
+    def __init__(self, port, model, publish, opener=None, coach=None):
         super().__init__(name="bgboard-view-board", daemon=True)
+        # coach(link, note, changed): an object following the board on that link (event(ev),
+        # step(), hint(), coach_view(): bgboard.engine_cmd.EngineDriver), made for each link
+        self.coach = coach
+        self.driver = None
         self.port = port
         self.model = model
         self.publish = publish
@@ -77,6 +83,8 @@ class BoardWorker(threading.Thread):
     def _on_event(self, ev):
         self.model.event(ev)
         self._need_state = True
+        if self.driver is not None:
+            self.driver.event(ev)
 
     def _on_live(self, msg):
         if self.model.live(msg):
@@ -104,6 +112,9 @@ class BoardWorker(threading.Thread):
                              on_live=self._on_live, on_status=self._on_status,
                              on_problem=self._on_problem, on_journal=self.model.new_journal,
                              sync=True, reconnect=True, retry_interval=0.5)
+            if self.coach is not None:
+                self.driver = self.coach(self.link, self.model.note, self._coach_changed)
+                self._coach_changed()
             try:
                 self.model.set_conn("connecting", "connecting to %s" % self.port)
                 self._flush(force=True)
@@ -126,12 +137,25 @@ class BoardWorker(threading.Thread):
             finally:
                 self.link.close()
 
+    def _coach_changed(self):  # from this thread
+        self.model.coach = self.driver.coach_view()
+        self.model.touch()
+
     def _step(self):
         link = self.link
         if self._need_detect:
             self._detect()
         self._serve_requests()
         link.poll(POLL_S)
+        if self.driver is not None:
+            from bgboard.engine import EngineError
+
+            try:
+                self.driver.step()
+            except Refused as e:
+                self.model.note("refused: %s" % e.reply.get("error"))
+            except EngineError as e:
+                self.model.note("gnubg: %s" % e)
         now = time.monotonic()
         if self._need_state and now - self._last_state >= STATE_S:
             self._ask_state()
@@ -213,6 +237,18 @@ class BoardWorker(threading.Thread):
             for line in arrangement(self.model.table, self.model.hand, target):
                 link.send(line)
                 link.poll(0.01)
+        elif kind == "hint":
+            if self.driver is None:
+                answer("no coach here: `bgboard engine --view` gives hints")
+                return
+            from bgboard.engine import EngineError
+            from bgboard.engine_cmd import CoachError
+
+            try:
+                self.driver.hint()
+            except (CoachError, EngineError) as e:
+                answer("hint: %s" % e)
+                self.model.note("hint: %s" % e)
         elif kind == "command":  # (name, arguments): new, resign, accept, reject
             name, args = arg
             link.command(name, **args)
@@ -389,6 +425,8 @@ def _from_page(msg, client, worker, hub, answer):
         if not isinstance(accept, bool):
             raise ValueError("answer: accept is true or false")
         worker.request("command", ("accept" if accept else "reject", {}), answer)
+    elif kind == "hint":
+        worker.request("hint", None, answer)
     elif kind == "raw":
         client.raw = bool(msg.get("on"))
         hub.raw_changed()
@@ -400,7 +438,7 @@ class ViewError(click.ClickException):
     """The server could not start (its address is taken...): one line, exit status 1."""
 
 
-async def _main(port_path, http_host, http_port, on_ready, names, opener):
+async def _main(port_path, http_host, http_port, on_ready, names, opener, coach):
     from aiohttp import web
 
     loop = asyncio.get_running_loop()
@@ -413,7 +451,7 @@ async def _main(port_path, http_host, http_port, on_ready, names, opener):
         except RuntimeError:  # the loop is closed: the server is stopping
             pass
 
-    worker = BoardWorker(port_path, model, publish, opener)
+    worker = BoardWorker(port_path, model, publish, opener, coach)
     hub = Hub(worker)
     runner = web.AppRunner(make_app(worker, hub, http_host), access_log=None,
                            handle_signals=False)
@@ -440,8 +478,8 @@ async def _main(port_path, http_host, http_port, on_ready, names, opener):
 
 
 def serve(port_path, http_host="127.0.0.1", http_port=8000, on_ready=None,
-          names=DEFAULT_NAMES, opener=None):
+          names=DEFAULT_NAMES, opener=None, coach=None):
     """Serve the live view of the board on `port_path` until interrupted (KeyboardInterrupt
     comes out of here, as from any blocking call); `on_ready(url)` once it listens.
-    ViewError if it cannot listen."""
-    asyncio.run(_main(port_path, http_host, http_port, on_ready, names, opener))
+    ViewError if it cannot listen. coach: see BoardWorker."""
+    asyncio.run(_main(port_path, http_host, http_port, on_ready, names, opener, coach))

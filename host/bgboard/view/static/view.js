@@ -80,12 +80,47 @@
       b.classList.toggle("allowed", m.allowed.includes(b.dataset.allowed));
     }
     showMoves(m.games, m.pending);
+    showCoach(m.coach);
     const notes = $("notes");
     notes.replaceChildren();
     for (const n of m.notes.slice(-4).reverse()) {
       const p = document.createElement("p");
       p.textContent = n.text;
       notes.append(p);
+    }
+  }
+
+  function row(table, cells, cls) {
+    const tr = table.insertRow();
+    if (cls) tr.className = cls;
+    for (const c of cells) tr.insertCell().textContent = c;
+  }
+
+  const signed = (x) => (x >= 0 ? "+" : "") + x.toFixed(3);
+
+  function showCoach(c) {
+    $("coach").hidden = !c;
+    if (!c) return;
+    const plays = $("hint-plays");
+    plays.replaceChildren();
+    if (c.hint) {
+      const cap = plays.createCaption();
+      cap.textContent = "Hint for " + c.hint.dice.join("-") + " (" + c.hint.level + ")";
+      if (!c.hint.plays.length) row(plays, ["no play"]);
+      c.hint.plays.forEach((p, i) =>
+        row(plays, [(i + 1) + ".", p.play, signed(p.equity),
+                    i ? "(" + p.diff.toFixed(3) + ")" : "", p.plies + "-ply"], i ? "" : "best"));
+    }
+    const t = c.tally;
+    $("tally").textContent = t.plays ? "Your plays rated: " + t.plays + "; " + t.doubtful +
+      " doubtful, " + t.bad + " bad, " + t["very bad"] + " very bad; " +
+      t.lost.toFixed(3) + " equity lost" : "";
+    const rated = $("ratings");
+    rated.replaceChildren();
+    for (const r of c.ratings.slice().reverse()) {
+      row(rated, [r.dice.join("-"), r.play, r.mark || "ok",
+                  r.mark ? "-" + r.lost.toFixed(3) + " (gnubg: " + r.best + ")" : ""],
+          r.mark ? "mark " + r.mark.replace(" ", "-") : "");
     }
   }
 
@@ -170,6 +205,7 @@
   $("reject").addEventListener("click", () => send({ type: "answer", accept: false }));
   $("demand").addEventListener("click", () =>
     send({ type: "demand", level: parseInt($("resign-level").value, 10) }));
+  $("hint-button").addEventListener("click", () => send({ type: "hint" }));
   $("raw").addEventListener("change", () => {
     document.body.classList.toggle("raw", $("raw").checked);
     send({ type: "raw", on: $("raw").checked });

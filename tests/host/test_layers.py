@@ -1,0 +1,47 @@
+"""The dependencies point one way (README, "What is where"): bgcore and bgwire import nothing
+of ours, bgcore not even bgwire; the core's tests need bgcore alone."""
+
+import ast
+import glob
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OURS = {"bgcore", "bgwire", "board", "drivers", "sim", "bgboard"}
+
+
+def imported(path):
+    """The top-level package names a file imports (anywhere in it, lazily too)."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def ours(pattern):
+    files = sorted(glob.glob(os.path.join(ROOT, pattern)))
+    assert files, pattern
+    return {os.path.relpath(f, ROOT): imported(f) & OURS for f in files}
+
+
+def test_bgwire_imports_only_itself():
+    assert {f: n - {"bgwire"} for f, n in ours("firmware/bgwire/*.py").items()
+            if n - {"bgwire"}} == {}
+
+
+def test_bgcore_imports_only_itself():
+    assert {f: n - {"bgcore"} for f, n in ours("firmware/bgcore/*.py").items()
+            if n - {"bgcore"}} == {}
+
+
+def test_the_core_tests_need_bgcore_alone():
+    assert {f: n - {"bgcore"} for f, n in ours("tests/core/*.py").items()
+            if n - {"bgcore"}} == {}
+
+
+def test_the_finder_sees_lazy_imports():
+    assert imported(os.path.join(ROOT, "firmware", "sim", "device.py")) >= {"bgwire", "sim"}

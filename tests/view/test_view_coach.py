@@ -1,0 +1,79 @@
+"""The coach on the page: `bgboard engine --port P --view` (gnubg plays one side of the
+virtual board, the view serves the page). A hint asked from the page's Hint button and from
+the board's Menu button: the page lists gnubg's top plays, the board lights the best one's
+first checker. Real gnubg, real Chromium, the virtual board."""
+
+import os
+import signal
+import subprocess
+import sys
+
+from viewsupport import log
+
+BGBOARD = os.path.join(os.path.dirname(sys.executable), "bgboard")
+
+
+class EngineView:
+    def __init__(self, port, *args):
+        self.proc = subprocess.Popen([BGBOARD, "engine", "--port", port, "--view",
+                                      "--http-port", "0", "--wait", "0"] + list(args),
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        if not line.startswith("view: "):
+            self.proc.kill()
+            raise AssertionError("bgboard engine --view said %r; stderr: %s"
+                                 % (line, self.proc.stderr.read()))
+        self.url = line.split()[1]
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGINT)
+        out, err = self.proc.communicate(timeout=20)
+        assert self.proc.returncode == 0, err
+        return out
+
+
+def lit(page, role):
+    return sorted(int(e.get_attribute("data-point")) for e in page.query_selector_all(
+        '#board .glow[data-place="point"][data-role="%s"]' % role))
+
+
+def test_a_hint_from_the_page_and_from_the_menu_button(sim_board, new_page):
+    # gnubg plays black; the opening throw of this seed goes to white, the person
+    engine = EngineView(sim_board.path, "--side", "black")
+    try:
+        page = new_page()
+        page.goto(engine.url)
+        page.wait_for_selector("#coach:not([hidden])")
+        page.click("#hint-button")  # nobody is on roll: said, nothing lit
+        page.locator("#notes", has_text="hint: no game is being played").wait_for()
+
+        page.fill("#length", "3")
+        page.click("#new-match")
+        page.locator("svg text.match", has_text="set up the checkers").wait_for()
+        page.click("#arrange")
+        page.locator("svg text.match", has_text="opening throw").wait_for()
+        page.click('button[data-button="roll"]')
+        page.locator("svg text.status", has_text="White to play").wait_for()
+
+        page.click("#hint-button")
+        page.wait_for_selector("#hint-plays tr.best")
+        rows = [r.inner_text().split("\t") for r in page.query_selector_all("#hint-plays tr")]
+        caption = page.inner_text("#hint-plays caption")
+        assert caption.startswith("Hint for ") and "(worldclass)" in caption
+        assert 1 <= len(rows) <= 5
+        best = rows[0][1]
+        # the best play's first checker: its origin lit blue, where it goes green
+        src, dst = (int(x.rstrip("*")) for x in best.split()[0].split("(")[0].split("/")[:2])
+        page.wait_for_function(
+            "() => document.querySelector('#board .glow[data-place=\"point\"]"
+            "[data-role=\"origin\"]')")
+        assert lit(page, "origin") == [src], (best, lit(page, "origin"))
+        log("hint for %s: %s" % (caption, "; ".join(" ".join(r) for r in rows)))
+
+        page.evaluate("() => document.querySelector('#hint-plays').replaceChildren()")
+        page.click('button[data-button="menu"]')  # the board's own way to ask
+        page.wait_for_selector("#hint-plays tr.best")
+        assert page.query_selector_all("#hint-plays tr")[0].inner_text().split("\t")[1] == best
+    finally:
+        out = engine.stop()
+    assert "gnubg restarted 0 time(s)" in out
