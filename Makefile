@@ -91,36 +91,33 @@ pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 # device-sized heap: the core's (tests/core, 192K like a Pico) and the board logic's
 # (tests/board, 160K). A heap here must pass at 8K below it (CI runs from a longer checkout
 # path, and a heap near its edge fails on fragmentation rather than on the bytes it holds).
-# Measured on 2026-11-25 after #16's second part (the least heap that passed in 4K steps):
-# the board tests that drive the controller with a simulated clock take it from sim.clock,
-# not sim.sensor_model (which loaded the simulated sensors and the sensing, 22 KB on this
-# port, for the clock alone): test_controller (176K before; 152K now), test_write_ahead and
-# test_write_ahead_win (168K; 148K: a second board replays the first one's flash beside
-# it), test_archive_full and test_resume_result (168K; 144K) and test_journal (172K; 140K)
-# run at 160K with the rest. The whole application with simulated hardware (the calibrate
-# command's code now loaded only while it runs, dump's with the seldom commands): test_app
-# 256K (248K least: its dump test runs out below on fragmentation; main's 248K failed at
-# 244K), test_boot_guard 212K (224K before; 204K least), test_app_seldom 220K (224K before;
-# 212K least), test_fault_guard 248K (256K before; 240K least).
-# test_chouette_resume 168K (164K least, 160K fails: it reads a 1 KB chouette snapshot
-# while the first board still stands) and test_chouette_board at 160K (156K least) do not
-# yet have their 8K. Then whole simulated games (tests/soak: 168K, one physical board for
-# all matches: 160K before the sensing learnt from play, which needs 164K-168K; the stress
-# soak, with drifting sensors and checkers of their own, 176K, its strong corner and a dead
-# sensor that calibrates in an interpreter of their own, 176K (172K fails, as the weak
-# corner's does; three worlds one after another in one heap needed more); with the journal
-# and power cuts, each restart a fresh interpreter, 176K (168K before the sensing learnt
-# from play; 172K before the merges of 2026-11-25 afternoon, when a match ran out there): it needed 160K before the
-# write-ahead journal and the fault guard added about 2.9 KB of code on this port;
-# with writes failing at random, 196K (192K before the sensing learnt from play: it ran
-# out there since; 196K passes): at 168K a put-back cannot read the snapshot line
-# (580 bytes) while the actions that failed still hold the old match; a damaged line in a
-# match's first game, 192K: the world and a whole match before the board powers up again).
-# None of the soaks has its 8K yet (least that passed on 2026-11-25: soak_games 168K,
-# soak_stress 176K, soak_power 176K, test_restart_soak 188K, test_write_ahead_soak 196K;
-# soak_stress and soak_power fail at 172K on main too): they fail on fragmentation, a few
-# hundred bytes of code moved about tip them (soak_power did until its digest module was
-# loaded before the match).
+# Measured on 2026-11-25 evening, on main with #16's second part merged (the least heap that
+# passed, in 4K steps; before: main's heap): the board tests that drive the controller with
+# a simulated clock take it from sim.clock, not sim.sensor_model (which loaded the simulated
+# sensors and the sensing, 22 KB on this port, for the clock alone): test_controller (176K
+# before), test_write_ahead (168K), test_write_ahead_win (176K), test_archive_full and
+# test_resume_result (168K) and test_journal (172K) run at 160K with the rest (each passes
+# at 152K). The whole application with simulated hardware (the calibrate command's code
+# loaded only while it runs, dump's with the seldom commands; mem measures after a
+# collection, as its largest block is): test_app 252K (248K before; 244K least),
+# test_app_dead 232K (224K least: the dead sensor found at the set-up, apart from
+# test_app's dozen), test_boot_guard 220K (224K; 212K least), test_app_seldom 224K (216K
+# least), test_fault_guard 252K (256K; 244K least), test_chouette_resume 176K (168K least:
+# it reads a 1 KB chouette snapshot while the first board still stands). test_chouette_board
+# and test_controller_rules (160K) fail at 152K (156K passes; the latter on main too).
+# Then whole simulated games (tests/soak: 176K, one physical board for all matches; the
+# stress soak, with drifting sensors and checkers of their own, 180K, its strong corner and
+# a dead sensor that calibrates in an interpreter of their own, 180K (three corners' worlds
+# one after another in one heap needed more; the weak corner ran out at 176K on the merged
+# tree, as main's does here from a longer MICROPYPATH); with the journal and power cuts,
+# each restart a fresh interpreter, 184K; with writes failing at random, 200K (196K on
+# main: it ran out there with #16's second part, 200K and 204K pass): at 168K a put-back
+# cannot read the snapshot line (580 bytes) while the actions that failed still hold the
+# old match; a damaged line in a match's first game, 200K: the world and a whole match
+# before the board powers up again). The soaks fail on fragmentation at their edge: a few
+# hundred bytes of code moved about tip them (before #16's second part was merged they
+# passed at 168K, 176K, 176K, 196K and 192K; soak_power ran out at 176K until its digest
+# module was loaded before the match).
 # This port is 64-bit: the same objects and code take about 1.6 times the RAM they take on
 # the Pico. `make bench` shows where the bytes go. Firmware runs as mpy-cross bytecode, as
 # on the device; one interpreter per test file.
@@ -129,15 +126,15 @@ test-mpy: bytecode testcode
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(BOARD_PATH) \
 	  $(filter-out tests/board/test_app.py tests/board/test_boot_guard.py \
 	    tests/board/test_fault_guard.py tests/board/test_chouette_resume.py \
-	    tests/board/test_app_seldom.py, \
+	    tests/board/test_app_seldom.py tests/board/test_app_dead.py, \
 	    $(wildcard tests/board/test_*.py)) \
-	  tests/board/test_app.py@256K tests/board/test_boot_guard.py@212K \
-	  tests/board/test_app_seldom.py@220K tests/board/test_fault_guard.py@248K \
-	  tests/board/test_chouette_resume.py@176K
+	  tests/board/test_app.py@252K tests/board/test_app_dead.py@232K \
+	  tests/board/test_boot_guard.py@220K tests/board/test_app_seldom.py@224K \
+	  tests/board/test_fault_guard.py@252K tests/board/test_chouette_resume.py@176K
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 176K $(SOAK_PATH) tests/soak/soak_games.py \
-	  tests/soak/soak_stress.py@176K tests/soak/soak_stress_more.py@176K \
+	  tests/soak/soak_stress.py@180K tests/soak/soak_stress_more.py@180K \
 	  tests/soak/soak_power.py@184K \
-	  tests/soak/test_write_ahead_soak.py@196K \
+	  tests/soak/test_write_ahead_soak.py@200K \
 	  tests/soak/test_restart_soak.py@200K
 
 # Every firmware file must compile for the Pico (Cortex-M0+).

@@ -425,6 +425,7 @@ class App:
 
             return command(board, args)
         elif cmd == "mem":
+            gc.collect()  # free after a collection, as the largest block is measured
             return {"free": _mem_free(), "least_free": self.least_free,
                     "largest": _largest_block()}
         return {}
