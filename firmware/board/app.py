@@ -4,17 +4,15 @@
 
 import gc
 import json
-from array import array
 
 from board.controller import Board
 from board.archive import Archive
 from board.journal import Journal, Resync
-from board.layout import SLOTS, filled, heights_from_counts
 from board.leds import LedMap, Renderer
 from board.protocol import Protocol
 from board.sensing import Sensing
 from board.tracker import Sensed
-from bgcore import Position, Rules
+from bgcore import Rules
 from bgwire.commands import CommandError
 
 FIRMWARE = "0.1.0"
@@ -64,7 +62,7 @@ class App:
         self.hw = hw
         self.raw = buffer
         self._left = bytearray(len(buffer))  # the slots a watching scanner found moved
-        self.offsets, self.faulty, self.gains = self._load_calibration()
+        self.offsets, self.faulty, self.gains, self.dead = self._load_calibration()
         self._new_sensing()
         self.journal = Journal(hw.storage, max_bytes=journal_bytes)
         self.archive = Archive(self.journal, archive_bytes)
@@ -146,7 +144,9 @@ class App:
             left = self._left if self._watching else None
             sensing = self.sensing
             changed = sensing.scan(self.raw, left, n)
-            if changed:
+            if sensing.blind_moved:  # a sensor found dead from play (or alive again)
+                changed = self._blind_moved()
+            elif changed:
                 self.sensed.update(sensing.frame, sensing.changed, changed)
             elif self._first_look():
                 changed = True
@@ -178,6 +178,24 @@ class App:
                     self.sensing.expect(want)
         except Exception as e:  # noqa: B902
             self._board_fault(e)
+
+    def _blind_moved(self):
+        # The board's view takes the sensing's blind slots; a calibration on flash keeps
+        # them, and the host hears of it.
+        sensing = self.sensing
+        sensing.blind_moved = False
+        self.dead = sensing.blind(2)
+        blind = sensing.blind()
+        self.sensed = Sensed(blind)
+        self.sensed.read(sensing.frame)
+        self.protocol.push({"live": "blind", "slots": blind})
+        offsets = self.offsets
+        if offsets is not None and not self.pending_calibration:
+            try:
+                self._save_calibration(offsets)
+            except Exception as e:  # noqa: B902 - kept in RAM; the board goes on
+                self._fault("scanner", e)
+        return True
 
     def _first_look(self):
         if self._looked:
@@ -359,10 +377,9 @@ class App:
             out.update(self.info())
             return out
         if cmd == "dump":
-            s = self.sensing
-            return {"raw": list(self.raw), "codes": list(s.frame),
-                    "offsets": [s.offset(i) for i in range(len(self.raw))],
-                    "faulty": self.faulty}
+            from board import seldom  # loaded on first use
+
+            return seldom.dump(self)
         if cmd == "roll":
             dice = args.get("dice")
             board.roll((dice[0], dice[1]) if dice else None)
@@ -390,7 +407,13 @@ class App:
         elif cmd == "ledtest":
             return self._ledtest()
         elif cmd == "calibrate":
-            return self._calibrate(args.get("step", "empty"))
+            from board import calibration, forget  # loaded only to calibrate, then let go
+
+            try:
+                return calibration.command(self, args.get("step", "empty"))
+            finally:
+                calibration = None
+                forget("calibration")
         elif cmd == "journal":
             return self._journal(args["since"])
         elif cmd == "kept":
@@ -402,6 +425,7 @@ class App:
 
             return command(board, args)
         elif cmd == "mem":
+            gc.collect()  # free after a collection, as the largest block is measured
             return {"free": _mem_free(), "least_free": self.least_free,
                     "largest": _largest_block()}
         return {}
@@ -497,88 +521,31 @@ class App:
         if hasattr(self, "sensing"):  # the old pipeline goes first: its RAM for the new one
             del self.sensing
         self.sensing = Sensing(self.hw.clock, self.hw.field, self.offsets, self.gains,
-                               disabled=self.faulty)
+                               disabled=self.faulty, dead=self.dead)
         # A fresh view follows the new pipeline's frame from its start (scan() sends it the
         # changes); a blind slot's point may hold more than it shows.
-        self.sensed = Sensed(self.faulty)
+        self.sensed = Sensed(self.sensing.blind())
         scanner = self.hw.scanner
         self._watching = hasattr(scanner, "watch")  # it checks the windows as it reads
         if self._watching:
             lo, hi = self.sensing.windows()
             scanner.watch(lo, hi, self._left)
 
-    def _calibrate(self, step):
-        """empty: zero levels of the empty board; checkers: with the starting position set
-        up, the sensitivity of the 30 slots holding one checker each; save: store both."""
-        if step == "empty":
-            from board.calibration import calibrate, frames  # loaded only to calibrate
-
-            offsets, faulty = calibrate(frames(self.hw.scanner, self.raw, 32))
-            self.offsets = offsets
-            self.faulty = [s for s, _ in faulty]
-            self.gains = None
-            self._new_sensing()
-            self.pending_calibration = True
-            return {"faulty": [[s, why] for s, why in faulty]}
-        if step == "checkers":
-            return self._calibrate_gains()
-        if step == "save":
-            offsets = self.offsets
-            if not self.pending_calibration or offsets is None:
-                raise CommandError("calibrate: measure the empty board first (step empty)")
-            self.hw.storage.write(CALIBRATION, json.dumps({
-                "offsets": list(offsets), "faulty": self.faulty,
-                "gains": list(self.gains) if self.gains else None}).encode())
-            self.pending_calibration = None
-            return {"saved": len(offsets)}
-        raise CommandError("calibrate: step is empty, checkers or save, not %r" % step)
-
-    def _calibrate_gains(self, n=16):
-        start = Position.initial()
-        heights = heights_from_counts(start.mover, start.opponent)
-        s = self.sensing
-        singles = [slot for slot in range(SLOTS) if heights[slot] in (1, -1)
-                   and slot not in self.faulty]
-        right = 0
-        for slot in range(SLOTS):
-            if heights[slot] == 0 and s.frame[slot]:
-                raise CommandError("calibrate: slot %d should be empty in the starting "
-                                   "position" % slot)
-            if slot in singles and s.frame[slot] == heights[slot]:
-                right += 1
-        if right < len(singles) * 3 // 4:  # a weak sensor may miss its checker: not many
-            raise CommandError("calibrate: set up the starting position first (%d of %d "
-                               "slots show their checker)" % (right, len(singles)))
-        total = filled("i", SLOTS)  # arrays: a list of 128 takes 1 KB in one piece
-        for _ in range(n):
-            self.scan()  # keeps the neighbour corrections current
-            for slot in singles:
-                total[slot] += s.value(slot, self.raw[slot]) * heights[slot]
-        level = s.field.levels[0]
-        gains = array("h", self.gains) if self.gains else filled("h", SLOTS, 4096)
-        suspect = []
-        for slot in singles:
-            seen = total[slot] * gains[slot] // (n * 4096)  # counts at gain 1
-            if seen < level // 2:
-                suspect.append([slot, "one checker reads %d counts, about %d expected"
-                                % (seen, level)])
-            else:
-                gains[slot] = seen * 4096 // level
-        self.gains = gains
-        s = None
-        self._new_sensing()
-        self.pending_calibration = True
-        return {"measured": len(singles), "suspect": suspect}
+    def _save_calibration(self, offsets):
+        self.hw.storage.write(CALIBRATION, json.dumps({
+            "offsets": list(offsets), "faulty": self.faulty, "dead": self.dead,
+            "gains": list(self.gains) if self.gains else None}).encode())
 
     def _load_calibration(self):
         data = self.hw.storage.read(CALIBRATION)
         if data:
             try:
                 saved = json.loads(data)
-                return saved["offsets"], saved["faulty"], saved.get("gains")
+                return (saved["offsets"], saved["faulty"], saved.get("gains"),
+                        saved.get("dead") or [])
             except (ValueError, KeyError):
                 pass  # a broken file: uncalibrated, as new
-        return None, [], None
+        return None, [], None, []
 
 
 def _mem_free():

@@ -1,9 +1,10 @@
 # Calibration of the hall sensors: each slot's zero level on the empty board, and the sensors
-# that cannot be trusted. Its own module: a board calibrates rarely and loads it only then.
+# that cannot be trusted; the host's calibrate command. Its own module: a board calibrates
+# rarely and loads it only then.
 
 from array import array
 
-from board.layout import SLOTS, filled
+from board.layout import SLOTS, filled, heights_from_counts
 from board.sensing import MID
 
 _SQUARES = 0x3FFFFFFF  # a small int on a Pico: a square sum this big is far too noisy
@@ -61,3 +62,72 @@ def calibrate(raw_frames, rail=16, noise=20, spread=300):
         else:
             offsets[s] = mean
     return offsets, faulty
+
+
+def command(app, step):
+    """The host's calibrate command on app (board.app.App). empty: zero levels of the empty
+    board; checkers: with the starting position set up, the sensitivity of the 30 slots
+    holding one checker each; save: store both. (The App's own imports are taken here, not
+    at the top: the simulated world calibrates with this module before any firmware.)"""
+    from bgwire.commands import CommandError
+
+    if step == "empty":
+        offsets, faulty = calibrate(frames(app.hw.scanner, app.raw, 32))
+        app.offsets = offsets
+        app.faulty = [s for s, _ in faulty]
+        app.dead = []  # found from play: found again if still so
+        app.gains = None
+        app._new_sensing()
+        app.pending_calibration = True
+        return {"faulty": [[s, why] for s, why in faulty]}
+    if step == "checkers":
+        return _gains(app)
+    if step == "save":
+        offsets = app.offsets
+        if not app.pending_calibration or offsets is None:
+            raise CommandError("calibrate: measure the empty board first (step empty)")
+        app._save_calibration(offsets)
+        app.pending_calibration = None
+        return {"saved": len(offsets)}
+    raise CommandError("calibrate: step is empty, checkers or save, not %r" % step)
+
+
+def _gains(app, n=16):
+    from bgcore import Position
+    from bgwire.commands import CommandError
+
+    start = Position.initial()
+    heights = heights_from_counts(start.mover, start.opponent)
+    s = app.sensing
+    singles = [slot for slot in range(SLOTS) if heights[slot] in (1, -1)
+               and slot not in app.faulty]
+    right = 0
+    for slot in range(SLOTS):
+        if heights[slot] == 0 and s.frame[slot]:
+            raise CommandError("calibrate: slot %d should be empty in the starting "
+                               "position" % slot)
+        if slot in singles and s.frame[slot] == heights[slot]:
+            right += 1
+    if right < len(singles) * 3 // 4:  # a weak sensor may miss its checker: not many
+        raise CommandError("calibrate: set up the starting position first (%d of %d "
+                           "slots show their checker)" % (right, len(singles)))
+    total = filled("i", SLOTS)  # arrays: a list of 128 takes 1 KB in one piece
+    for _ in range(n):
+        app.scan()  # keeps the neighbour corrections current
+        for slot in singles:
+            total[slot] += s.value(slot, app.raw[slot]) * heights[slot]
+    level = s.field.levels[0]
+    gains = array("h", app.gains) if app.gains else filled("h", SLOTS, 4096)
+    suspect = []
+    for slot in singles:
+        seen = total[slot] * gains[slot] // (n * 4096)  # counts at gain 1
+        if seen < level // 2:
+            suspect.append([slot, "one checker reads %d counts, about %d expected"
+                            % (seen, level)])
+        else:
+            gains[slot] = seen * 4096 // level
+    app.gains = gains
+    s = None
+    app._new_sensing()
+    app.pending_calibration = True
+    return {"measured": len(singles), "suspect": suspect}

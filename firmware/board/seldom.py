@@ -1,6 +1,6 @@
 # Board actions seldom used, loaded on first use (RAM): the acceptor's demand of a higher
-# forfeit, and irregular throws with physical dice (cocked dice thrown again, a play voided
-# by the opponent). Each is checked by bgcore, then committed as the controller commits any
+# forfeit, irregular throws with physical dice (cocked dice thrown again, a play voided
+# by the opponent), and the sensors' dump. Each is checked by bgcore, then committed as the controller commits any
 # event (board.controller.Board._commit: journaled, then sent).
 
 
@@ -43,3 +43,25 @@ def irregular(board, kind, dice=None):
 def _refuse(reason):
     if reason:
         raise ValueError(reason)
+
+
+def dump(app):
+    """The host's dump: the sensors as they read (app: board.app.App)."""
+    # Lists made at their full size at once (grown item by item they would leave holes in
+    # the heap); per slot, how far its reading is inside the window that keeps its code: a
+    # digit per 8 counts (the hysteresis), '-' an ignored sensor.
+    s = app.sensing
+    raw = app.raw
+    n = len(raw)
+    out = [0] * n
+    codes = [0] * n
+    offsets = [0] * n
+    conf = bytearray(n)
+    for i in range(n):
+        r = out[i] = raw[i]
+        codes[i] = s.frame[i]
+        offsets[i] = s.offset(i)
+        m = s.margin(i, r) >> 3
+        conf[i] = 45 if s.disabled[i] else 48 + (m if m < 9 else 9)
+    return {"raw": out, "codes": codes, "offsets": offsets, "faulty": s.blind(),
+            "confidence": conf.decode()}

@@ -20,15 +20,14 @@
 # comparisons; the window is recomputed only when the slot's code, a neighbour's code or
 # its offset changes.
 
-from array import array
-
-from board.layout import SLOTS, filled, neighbour_table
+from board.layout import SLOTS, filled
 
 MID = 2048  # the zero level: VCC/2 on the 12-bit ADC
 _LOW = -32768
 _HIGH = 32767
 Q = 4096  # gains are in 1/4096
 HYSTERESIS = 8  # counts
+DEAD_MS = 2000  # a slot alone in reading empty where a restore wants a checker: this long
 
 
 class Field:
@@ -49,102 +48,28 @@ class Field:
 
     def __init__(self, levels=(860, 1037, 1098), thresholds=None, hysteresis=None,
                  kernels=None, table=None):
-        if len(levels) != 3 or not 0 < levels[0] < levels[1] <= levels[2]:
-            raise ValueError("levels: counts for 1, 2, 3 stacked checkers, increasing")
-        if thresholds is None:
-            thresholds = (
-                levels[0] // 2,
-                (levels[0] + levels[1]) // 2,
-                (levels[1] + levels[2]) // 2,
-            )
-        if hysteresis is None:
-            hysteresis = HYSTERESIS
-        if isinstance(hysteresis, int):
-            hysteresis = (hysteresis, hysteresis, hysteresis)
-        if len(thresholds) != 3 or len(hysteresis) != 3:
-            raise ValueError("thresholds and hysteresis: one per boundary (3)")
-        self.levels = tuple(levels)
-        self.thresholds = tuple(thresholds)
-        self.hysteresis = tuple(hysteresis)
-        # Inside the 3 boundaries: fall[b] to leave the upper class, rise[b] to enter it.
-        self.rise = array("h", [thresholds[b] + hysteresis[b] for b in range(3)])
-        self.fall = array("h", [thresholds[b] - hysteresis[b] for b in range(3)])
-        for b in range(3):
-            if hysteresis[b] < 0:
-                raise ValueError("hysteresis must be >= 0")
-            if self.fall[b] <= (self.rise[b - 1] if b else 0):
-                raise ValueError("thresholds: increasing, their hysteresis bands apart")
-        if kernels is None and table is None:
-            kernels, table = neighbour_table()
-        if kernels is None or table is None or len(table) != SLOTS:
-            raise ValueError("the neighbour table needs kernels and 128 slots' neighbours")
-        self._build(kernels, table)
+        _builder().build(self, levels, thresholds, hysteresis, kernels, table)
+        _forget()
 
     @classmethod
     def from_table(cls, table):
         """A Field from hardware/field_table.json (schema 1) as loaded by json."""
-        if table.get("schema") != 1:
-            raise ValueError("field table: schema 1 expected")
-        counts = table["stack"]["counts"]
-        bounds = table["thresholds"]["boundaries"]
-        nb = table["neighbours"]
-        field = cls(
-            levels=[int(counts[n] + 0.5) for n in (1, 2, 3)],
-            thresholds=[b["mid"] for b in bounds],
-            hysteresis=[(b["rise"] - b["fall"]) // 2 for b in bounds],
-            kernels=[k["counts"] for k in nb["kernels"]],
-            table=nb["slots"],
-        )
-        for b in range(3):  # the table's own band edges, even if not centred on the mid
-            field.rise[b] = bounds[b]["rise"]
-            field.fall[b] = bounds[b]["fall"]
-            if not field.fall[b] <= bounds[b]["mid"] <= field.rise[b]:
-                raise ValueError("field table: boundary %d: fall <= mid <= rise" % b)
-        return field
+        f = _builder().from_table(cls, table)
+        _forget()
+        return f
 
-    def _build(self, kernels, table):
-        if len(kernels) > 36:
-            raise ValueError("at most 36 neighbour kernels")
-        # Neighbour fields in 1/16 count: kv[7 * k + 3 + code] for a neighbour showing code.
-        kv = filled("h", 7 * len(kernels))
-        for k in range(len(kernels)):
-            for n in (1, 2, 3):
-                q = int(kernels[k][n - 1] * 16 + 0.5 * (1 if kernels[k][n - 1] >= 0 else -1))
-                if not -2000 <= q <= 2000:
-                    raise ValueError("neighbour kernel %d: %r counts, too large" % (k, kernels[k]))
-                kv[7 * k + 3 + n] = q
-                kv[7 * k + 3 - n] = -q
-        self.kv = kv
-        # Who sees slot s: rv_slot[rv_first[s]:rv_first[s + 1]], each with its kernel's
-        # offset 7 k + 3 in rv_kv. When s changes code, their corrections change.
-        first = filled("H", SLOTS + 1)
-        n = 0
-        for s in range(SLOTS):
-            row = table[s]
-            if len(row) % 2 or len(row) > 32:
-                raise ValueError("neighbour table: slot %d: up to 16 pairs of slot and kernel"
-                                 % s)
-            for i in range(0, len(row), 2):
-                other = row[i]
-                k = row[i + 1]
-                if not 0 <= other < SLOTS or other == s or not 0 <= k < len(kernels):
-                    raise ValueError("neighbour table: slot %d: bad entry %r, %r" % (s, other, k))
-                first[other + 1] += 1
-                n += 1
-        for s in range(SLOTS):
-            first[s + 1] += first[s]
-        self.npairs = n
-        self.rv_first = first
-        self.rv_slot = rv = bytearray(n)
-        self.rv_kv = rv_kv = bytearray(n)  # 7 k + 3 < 256: at most 36 kernels (checked)
-        fill = array("H", first)
-        for s in range(SLOTS):
-            row = table[s]
-            for i in range(0, len(row), 2):
-                other = row[i]
-                rv[fill[other]] = s
-                rv_kv[fill[other]] = 7 * row[i + 1] + 3
-                fill[other] += 1
+
+def _builder():
+    from board import field  # loaded only to build a Field
+
+    return field
+
+
+def _forget():
+    # The builder's code goes once a Field stands.
+    import board
+
+    board.forget("field")
 
 
 _default = []
@@ -165,7 +90,8 @@ class Sensing:
 
     clock: ticks_ms() and ticks_diff(a, b) (board.hw.Clock). field: a Field. offsets: the
     per-slot zero levels from calibrate() (default MID). gains: per-slot sensitivity in
-    1/4096 (default 4096 each). disabled: slots to ignore (faulty sensors): always 0.
+    1/4096 (default 4096 each). disabled: slots to ignore (faulty sensors): always 0; dead:
+    the same, found dead from play earlier (below).
     stable_ms: how long a new code must hold. rezero_slots: empty slots re-zeroed per scan
     (round robin); rezero_shift: each re-zero moves the offset by error / 2**shift, the
     error first clipped to +-rezero_step counts (so a hovering hand barely moves it). The
@@ -174,9 +100,16 @@ class Sensing:
     a scan cost 0.8 ms; 2 a scan let the stress soak's weak checkers under drift need
     restores: their learning rides the same round). learn_shift, learn_step: the same for a confirmed
     stack's deviation from its level.
+
+    A dead sensor that calibrates like a good one (it reads its zero level whatever stands
+    on it) is found from play: while the board asks for a position to be restored (expect())
+    and only that slot disagrees with it, reading empty where a checker belongs, for DEAD_MS,
+    the slot is disabled (disabled[s] 2) and blind_moved set: the caller's view of the board
+    takes blind() as its blind slots. A slot so disabled that reads a clear checker again
+    (a checker late, not a dead sensor) is enabled again, with blind_moved set too.
     """
 
-    def __init__(self, clock, field=None, offsets=None, gains=None, disabled=(),
+    def __init__(self, clock, field=None, offsets=None, gains=None, disabled=(), dead=(),
                  stable_ms=150, rezero_slots=4, rezero_shift=5, rezero_step=8,
                  learn_shift=3, learn_step=48):
         self.field = field if field is not None else default_field()
@@ -189,7 +122,7 @@ class Sensing:
         self._t = clock.ticks_ms()
         self._elapsed = filled("h", SLOTS)  # ms a pending code has held
         self._pending = bytearray(SLOTS)  # slots whose code may differ from the stable one
-        self._ispending = bytearray(SLOTS)
+        self._flags = bytearray(SLOTS)  # per slot: 1 in _pending, 2 in _fresh
         self._npending = 0
         self._lo = filled("h", SLOTS)
         self._hi = filled("h", SLOTS)
@@ -204,13 +137,16 @@ class Sensing:
         self.disabled = bytearray(SLOTS)
         for s in disabled:
             self.disabled[s] = 1
+        for s in dead:  # found dead from play before (disabled 2, below)
+            self.disabled[s] = 2
         self._rz_n = min(rezero_slots, SLOTS)
         self._rz_shift = rezero_shift
         self._rz_step = rezero_step << 8
         self._rz_next = 0
         self._moved = False  # a code changed in this round of the scan
-        self._fresh = bytearray(SLOTS)  # the slots whose code changed in this scan
-        self._isfresh = bytearray(SLOTS)
+        # The slots whose code changed in this scan: they are settled before the debounce
+        # writes `changed`, so the two share one buffer.
+        self._fresh = self.changed
         self._nfresh = 0
         # What the board confirmed: _known[s] 1 when _expect[s] is the code on the slot (the
         # board agreed with its position), 2 when it is the expected position's code and the
@@ -221,6 +157,9 @@ class Sensing:
         self._dev = filled("h", SLOTS)  # a stack's reading beyond its level, 1/8 count
         self._l_shift = learn_shift
         self._l_step = learn_step << 3
+        self._suspect = -1  # the one slot reading empty where a restore wants a checker
+        self._since = 0  # since when (ticks_ms)
+        self.blind_moved = False  # a slot was disabled or enabled from play: see blind()
         self.set_offsets(offsets)
 
     def set_offsets(self, offsets=None):
@@ -239,6 +178,7 @@ class Sensing:
         last scan's readings. A stack confirmed anew takes its reading as its level; the
         learning follows it from there; the set's strength is updated."""
         known = 1 if codes is None else 2
+        self._suspect = -1
         frame = self.frame
         level = self.level
         expect = self._expect
@@ -260,12 +200,29 @@ class Sensing:
         hysteresis favours `codes` (the expected position's code per slot), so the position
         reads as soon as it is put back; nothing is learned from it."""
         expect = self._expect
+        frame = self.frame
+        odd = -1  # the slot that disagrees, if one does; -2 if more
         for s in range(SLOTS):
             e = codes[s]
             if expect[s] != e or not self._known[s]:  # where it agrees, learning goes on
                 self._known[s] = 3
                 expect[s] = e
                 self._window(s)
+            c = frame[s]
+            if c != e and not self.disabled[s] and (e < 3 or c < 3) and (e > -3 or c > -3):
+                odd = s if odd == -1 else -2
+        # One slot alone reads empty where a checker belongs: a dead sensor, if it stays so.
+        if odd >= 0 and not frame[odd] and not self.level[odd]:
+            if odd != self._suspect:
+                self._suspect = odd
+                self._since = self._clock.ticks_ms()
+        else:
+            self._suspect = -1
+
+    def blind(self, how=0):
+        """The slots whose sensors are disabled (how 0), or only those found dead from
+        play (how 2)."""
+        return [s for s in range(SLOTS) if self.disabled[s] and how in (0, self.disabled[s])]
 
     def _learn_set(self):
         # The checkers' strength over the gains' assumption, from the confirmed stacks'
@@ -275,9 +232,15 @@ class Sensing:
         levels = self.field.levels
         gain = self._gain
         num = den = 0
+        known = self._known
         for s in range(SLOTS):
             e = self._expect[s]
-            if self._known[s] == 1 and e and e == self.frame[s] and -3 < e < 3:
+            if not e or e < -2 or e > 2:
+                continue
+            # A confirmed stack (1), or a checker of the starting position (2: one to a
+            # slot, whatever level it reads; its deviation is from the level of one).
+            c = self.frame[s] if known[s] == 1 else self.level[s] if known[s] == 2 else 0
+            if c == e or known[s] == 2 and c and (c > 0) == (e > 0):
                 t = levels[(e if e > 0 else -e) - 1] * gain[s] >> 12
                 num += t + ((self._dev[s] >> 3) if e > 0 else -(self._dev[s] >> 3))
                 den += t
@@ -288,8 +251,10 @@ class Sensing:
         for s in range(SLOTS):
             g = gain[s] * num // den
             g = 1024 if g < 1024 else 16384 if g > 16384 else g
-            c = self.level[s]
-            if c:  # a stack keeps its reading: the level moves, its deviation the other way
+            if self._dev[s]:
+                # A stack keeps its reading: the level its deviation is from (the expected
+                # one's) moves, its deviation the other way.
+                c = self._expect[s]
                 d = (levels[(c if c > 0 else -c) - 1] * (g - gain[s])) >> 9
                 self._dev[s] -= d if c > 0 else -d
             gain[s] = g
@@ -356,8 +321,20 @@ class Sensing:
             n = self._debounce(dt)
         if self._rz_n:
             self._rezero(raw)
+        if self._suspect >= 0:
+            if n:  # the board looks again (expect() names the slot again if it still is)
+                self._suspect = -1
+            elif clock.ticks_diff(now, self._since) >= DEAD_MS:
+                self._blind(self._suspect, 2)
         self.nchanged = n
         return n
+
+    def _blind(self, s, how):
+        # Disable slot s (how 2: found dead from play) or enable it again (how 0).
+        self.disabled[s] = how
+        self._suspect = -1
+        self.blind_moved = True
+        self._window(s)
 
     def _settle(self, raw, dt):
         # Codes changed, so did their neighbours' corrections: classify this scan's changed
@@ -380,9 +357,9 @@ class Sensing:
                         self._reclass(o, r, dt)
             if not self._moved:
                 break
-        isfresh = self._isfresh
+        flags = self._flags
         for i in range(self._nfresh):
-            isfresh[fresh[i]] = 0
+            flags[fresh[i]] &= 1
 
     def _reclass(self, s, r, dt):
         # The reading left the slot's window: classify it afresh (plain boundaries; the
@@ -416,23 +393,27 @@ class Sensing:
             # The stack is gone (or another colour's came): its deviation goes with it.
             self._dev[s] = 0
             self._zero[s] = (self._off[s] + 128) >> 8
-        elif old == 0 and c == self._expect[s] and 0 < self._known[s] < 3 and -3 < c < 3:
+        elif old == 0 and c and 0 < self._known[s] < 3 and -3 < self._expect[s] < 3:
             # A stack back where the board expects it (lifted for a moment, or another
             # checker put in its place): its reading is its level.
             self._learn(s, r, c, 0)
         self._moved = True
-        if not self._isfresh[s]:
-            self._isfresh[s] = 1
+        flags = self._flags
+        if not flags[s] & 2:
+            flags[s] |= 2
             self._fresh[self._nfresh] = s
             self._nfresh += 1
         stable = self.frame[s]
         if old == stable:
-            if not self._ispending[s]:
-                self._ispending[s] = 1
+            if not flags[s] & 1:
+                flags[s] |= 1
                 self._pending[self._npending] = s
                 self._npending += 1
-        # Time held counts from this scan: _debounce adds this scan's dt next.
-        self._elapsed[s] = -dt
+        # Time held counts from this scan (_debounce adds this scan's dt next); not when
+        # the reading only wavers between two levels of one colour, neither of them the
+        # stable code (a strong magnet on a boundary): its colour has held since.
+        if old == stable or c == stable or not c or not old or (c > 0) != (old > 0):
+            self._elapsed[s] = -dt
         self._window(s)
         # The neighbours that see this slot: their corrections change by the difference.
         f = self.field
@@ -455,7 +436,7 @@ class Sensing:
         need = self.stable_ms
         changed = self.changed
         pending = self._pending
-        ispending = self._ispending
+        flags = self._flags
         n = 0
         keep = 0
         for i in range(self._npending):
@@ -472,7 +453,7 @@ class Sensing:
                     pending[keep] = s
                     keep += 1
                     continue
-            ispending[s] = 0
+            flags[s] &= 2
         self._npending = keep
         return n
 
@@ -490,7 +471,12 @@ class Sensing:
         known = self._known
         for _ in range(self._rz_n):
             c = level[s]
-            if c and known[s] and known[s] != 3 and c == frame[s] and not self.disabled[s]:
+            if self.disabled[s] == 2:
+                # Found dead from play: a clear checker's reading says it was not.
+                v = raw[s] - zero[s] - self._corr[s]
+                if (v if v > 0 else -v) > (self.field.levels[0] * self._gain[s]) >> 13:
+                    self._blind(s, 0)
+            elif c and known[s] and known[s] != 3 and c == frame[s] and not self.disabled[s]:
                 self._learn(s, raw[s], c)
             elif c == 0 and frame[s] == 0 and not self.disabled[s] and \
                     not (known[s] and self._expect[s]):  # not where a stack should be
@@ -516,8 +502,8 @@ class Sensing:
         # level off it), its deviation from the expected level follows the reading (by
         # 1 / 2**shift of the difference, clipped; shift 0: all of it, unclipped).
         e = self._expect[s]
-        if e != c and (self._known[s] != 2 or (e > 0) != (c > 0) or c - e > 1 or e - c > 1):
-            return
+        if e != c and (self._known[s] != 2 or (e > 0) != (c > 0)):
+            return  # not the confirmed stack (at the start: any level of its colour)
         a = e if e > 0 else -e
         if a > 2:
             return  # "3 or more": no one level to learn against

@@ -211,15 +211,45 @@ class Tracker:
 
     def finish(self, sensed):
         """The turn is being handed over (the opponent rolls): a checker still off its point
-        whose only explanation is bearing off is borne off. True if the board then shows a
+        whose only explanation is bearing off is borne off, and so is a checker a blind slot
+        held (not seen to go) when the play needs it. True if the board then shows a
         complete play."""
         r = self.update(sensed)
-        if r.state == LIFTED:
+        turn = self.turn
+        for _ in range(4):
+            if r.state == STEADY and turn.can_end():
+                break
+            n = len(turn.moves)
             unseen = [p for p in r.targets if sensed.unseen[self.mover][p]]
-            if 0 in r.targets or len(unseen) == 1:
-                self.turn.move(r.origin, 0 if 0 in r.targets else unseen[0])
+            if r.state == LIFTED and (0 in r.targets or len(unseen) == 1):
+                turn.move(r.origin, 0 if 0 in r.targets else unseen[0])
+            else:
+                src = self._blind_off(sensed)
+                if src < 0:
+                    break
+                turn.move(src, 0)
+            r = self.update(sensed)
+            if r.state != STEADY and r.state != LIFTED:
+                while len(turn.moves) > n:  # that did not explain the board
+                    turn.undo()
                 r = self.update(sensed)
-        return r.state == STEADY and self.turn.can_end()
+                break
+        return r.state == STEADY and turn.can_end()
+
+    def _blind_off(self, sensed):
+        # The one point whose checker a blind slot holds (the point shows the same without
+        # it) and may be borne off now; -1 if none or several.
+        side = self.mover
+        turn = self.turn
+        want = turn.position.mover
+        found = -1
+        for p in range(1, 26):
+            if sensed.unseen[side][p] and want[p] and sensed.visible(side, p, want[p]) == \
+                    sensed.visible(side, p, want[p] - 1) and 0 in turn.destinations(p):
+                if found >= 0:
+                    return -1
+                found = p
+        return found
 
     # --- interpretation --------------------------------------------------------------------
 
@@ -377,7 +407,8 @@ class Tracker:
     def _try_bear_off(self, lost, sensed, r):
         # Several checkers gone: those that may be borne off were put in the tray.
         turn = self.turn
-        for src in lost:
+        blind = self._blind_off(sensed)  # a blind slot's checker may have gone too
+        for src in lost + ([blind] if blind >= 0 else []):
             if 0 in turn.destinations(src):
                 turn.move(src, 0)
                 self._interpret(sensed, r)

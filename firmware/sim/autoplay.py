@@ -22,6 +22,10 @@ class Autoplay:
         self.double_pct = double_pct
         self.take_pct = take_pct
         self.cut_pct = cut_pct
+        if cut_pct:  # loaded only with power cuts, and now: later the heap may lack a piece
+            from sim.digest import fingerprint
+
+            self._digest = fingerprint
         self.journal_factory = journal_factory
         self.intended = None  # (player, Position after the play the hands made)
         self.committed = None  # fingerprint of the board's snapshot after its last event
@@ -54,9 +58,7 @@ class Autoplay:
             self.committed = self._fingerprint()
 
     def _fingerprint(self):
-        from sim.digest import fingerprint  # loaded only with power cuts (RAM)
-
-        return fingerprint(self.vb.board.snapshot())
+        return self._digest(self.vb.board.snapshot())
 
     def _played(self, msg):
         # The position the board's play leads to: its game has applied it already.

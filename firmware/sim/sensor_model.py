@@ -25,36 +25,13 @@ from array import array
 
 from board.layout import SLOTS, filled, heights_from_counts, neighbour_table
 from board.sensing import default_field
+from sim.clock import PERIOD, SimClock  # noqa: F401 - SimClock: where it was
 from sim.rng import Rng
 
 MID = 2048
-PERIOD = 1 << 30  # ticks_ms wraps here on a Pico
 _NOISE_MASK = 255  # noise table of 256 samples
 # Counts of a stack of h checkers on the slot itself, h = 0..15.
 _STEPS = (860, 177, 61) + (10,) * 12
-class SimClock:
-    """A clock the test moves by hand (board.hw.Clock); wraps at 2**30 like a Pico's."""
-
-    def __init__(self, start=0):
-        self._t = start % PERIOD
-
-    def ticks_ms(self):
-        return self._t
-
-    def ticks_diff(self, a, b):
-        d = (a - b) & (PERIOD - 1)
-        return d - PERIOD if d >= PERIOD >> 1 else d
-
-    def ticks_add(self, t, delta):
-        return (t + delta) % PERIOD
-
-    def sleep_ms(self, ms):
-        self.advance(ms)
-
-    def advance(self, ms):
-        self._t = (self._t + ms) % PERIOD
-
-
 class SensorModel:
     """Simulated hall sensors (board.hw.Scanner). Put checkers with set_heights, set_slot or
     set_counts; read_into(buf) gives the 128 raw counts of one scan at clock's time.

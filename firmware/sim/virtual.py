@@ -12,6 +12,7 @@ from sim.rng import Rng
 from sim.world import World
 
 SCAN_MS = 20
+DEAD = "dead from play"  # the reason the calibration keeps for a sensor found so
 
 
 class VirtualBoard:
@@ -60,9 +61,10 @@ class VirtualBoard:
             self.board = self.app.board
             self.board.emit = self._emit
             return self.app.start()
-        blind = [s for s, _ in self.faulty]
-        self.sensing = Sensing(self.clock, offsets=self.offsets, disabled=blind)
-        self.sensed = Sensed(blind)
+        found = [s for s, why in self.faulty if why == DEAD]
+        self.sensing = Sensing(self.clock, offsets=self.offsets, disabled=[
+            s for s, why in self.faulty if why != DEAD], dead=found)
+        self.sensed = Sensed(self.sensing.blind())
         if callable(journal):
             journal = journal()
         self.board = Board(self.clock, self.dice, journal, self.renderer, self._emit)
@@ -82,7 +84,16 @@ class VirtualBoard:
             self.app.step()
             return
         self.model.read_into(self.buf)
-        if self.sensing.scan(self.buf):
+        changed = self.sensing.scan(self.buf)
+        if self.sensing.blind_moved:  # a sensor found dead from play, or alive again
+            self.sensing.blind_moved = False
+            blind = self.sensing.blind()
+            self.sensed = Sensed(blind)
+            # The board keeps it with its calibration (an App saves it on flash).
+            why = dict(self.faulty)
+            self.faulty[:] = [(s, why.get(s, DEAD)) for s in blind]
+            changed = True
+        if changed:
             self.sensed.read(self.sensing.frame)
             self.board.on_sensed(self.sensed)
             agreed = self.board.agreement()

@@ -212,7 +212,7 @@ for _name, _doc in (
     ("verify", "Compare every slot with the position: prints the missing and extra places."),
     ("state", "Print the board's whole state."),
     ("hello", "Print the board's hello (firmware and protocol versions)."),
-    ("dump", "Print the sensor readings (raw, codes, offsets, faulty)."),
+    ("dump", "Print the sensor readings (raw, codes, offsets, faulty, confidence)."),
     ("ledtest", "Light every LED in turn."),
 ):
     _simple(_name, _doc)

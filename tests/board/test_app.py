@@ -116,10 +116,19 @@ def test_calibration_is_measured_saved_and_loaded_at_power_up(rig, path):
 
 @with_rig
 def test_dump_shows_raw_and_classified_sensors(rig, path):
-    rig.app.scan()
+    rig.model.set_slot(3, 2)  # a stack of two: 30 counts from the 2/3 boundary
+    for _ in range(30):
+        rig.hw.clock.advance(10)
+        rig.app.scan()
     dump = rig.ask({"cmd": "dump"})[0]
     assert len(dump["raw"]) == 128 and len(dump["codes"]) == 128 and len(dump["offsets"]) == 128
     assert 1800 < dump["raw"][0] < 2300  # an empty slot near mid-scale
+    # A digit per slot, 8 counts each: an empty slot is far from any boundary, the stack
+    # near one.
+    conf = dump["confidence"]
+    assert len(conf) == 128 and conf[3] < "9" and conf[:3] + conf[4:] == "9" * 127
+    m = rig.app.sensing.margin(3, dump["raw"][3]) // 8
+    assert conf[3] == str(min(m, 9))
 
 
 class _Supply:

@@ -7,7 +7,7 @@ from board.controller import Board, NotCommitted
 from board.journal import Journal
 from board.storage import FlashStorage
 from board_support import Dice, rmtree, tmpdir
-from sim.sensor_model import SimClock
+from sim.clock import SimClock
 
 
 def test_a_full_archive_refuses_a_new_match_in_words_and_on_the_leds_until_the_host_acks():

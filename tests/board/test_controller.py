@@ -9,7 +9,7 @@ from board.journal import Journal
 from board.storage import FlashStorage
 from board.tracker import RESTORE
 from board_support import BLACK, WHITE, Dice, Eyes, rmtree, tmpdir
-from sim.sensor_model import SimClock
+from sim.clock import SimClock
 from support import raises
 
 

@@ -6,7 +6,7 @@ from board.journal import Journal
 from board.storage import FlashStorage
 from board_support import Dice, Eyes, rmtree, tmpdir
 from faulty_storage import FaultyStorage, PowerCut
-from sim.sensor_model import SimClock
+from sim.clock import SimClock
 
 
 def kinds(events):

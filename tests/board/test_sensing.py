@@ -5,7 +5,7 @@ from array import array
 
 from board.layout import BLACK, WHITE, SLOTS, bar_slot, expected_slots, point_slot
 from board.calibration import calibrate, frames
-from board.sensing import MID, Field, Sensing
+from board.sensing import MID, Q, Field, Sensing
 from sensing_rig import SCAN_MS, Rig, expected, hardware_file, raises
 from sim.sensor_model import SensorModel, SimClock
 
@@ -516,3 +516,143 @@ def test_a_stack_pushed_past_a_boundary_comes_back_to_what_the_board_expects():
     # Without the board's expectation the hysteresis keeps the code the slot had: the
     # path decides (what expectation-based classification removes).
     assert _pushed_past_and_back(confirmed=False) == -3
+
+
+def _strong_start(seed):
+    # A board at the strong corner of the stress soak (checkers 15 % stronger than the
+    # design's, sensors +-10 %, offsets +-150, noise 10 RMS, up to 4 mm off-centre), set up
+    # while the board asks for the starting position; the set's strength is unknown.
+    from bgcore import Position
+    from board.layout import heights_from_counts
+
+    clock = SimClock()
+    model = SensorModel(clock, seed=seed, noise=10.0, offset_spread=150, gain_spread=0.10,
+                        magnets=1.15, magnet_spread=0.05, off_centre=4.0)
+    buf = array("H", bytes(2 * SLOTS))
+    offsets, faulty = calibrate(frames(model, buf, 32))
+    sensing = Sensing(clock, offsets=offsets, disabled=[s for s, _ in faulty])
+    start = Position.initial()
+    codes = heights_from_counts(start.mover, start.opponent)
+    sensing.expect(codes)  # the board asks for the starting position
+    model.set_counts(start.mover, start.opponent)
+    for _ in range(400 // SCAN_MS):
+        clock.advance(SCAN_MS)
+        model.read_into(buf)
+        sensing.scan(buf)
+    return clock, model, buf, sensing, codes
+
+
+def test_a_strong_set_is_seen_set_up_and_then_read_one_checker_to_a_slot():
+    for seed in (1, 2, 3, 4, 5, 6):
+        clock, model, buf, sensing, codes = _strong_start(seed)
+        # Some single checkers read above the level of two (the threshold is the design's),
+        # waver on a boundary: each occupied slot shows its colour all the same.
+        for s in range(SLOTS):
+            assert (sensing.frame[s] > 0) == (codes[s] > 0), (seed, s, sensing.frame[s])
+            assert (sensing.frame[s] < 0) == (codes[s] < 0), (seed, s, sensing.frame[s])
+        # The board sees the start (by its occupied slots) and confirms it: every slot then
+        # reads one checker, and the set's strength is learned from them.
+        sensing.confirm(buf, codes)
+        for _ in range(300 // SCAN_MS):
+            clock.advance(SCAN_MS)
+            model.read_into(buf)
+            sensing.scan(buf)
+        assert list(sensing.frame) == list(codes), seed
+        # The gains follow the set as the sensors see it (each checker's magnet and
+        # placement, each sensor's sensitivity; the mean over the 30), within 4 %.
+        occupied = [s for s in range(SLOTS) if codes[s]]
+        truth = sum(model.scale[s] * model.gains[s] for s in occupied) / len(occupied) / Q / Q
+        gains = sum(sensing._gain[s] for s in range(SLOTS)) / SLOTS / Q
+        assert truth - 0.04 < gains < truth + 0.04, (seed, gains, truth)
+
+
+def test_a_reading_wavering_between_two_levels_of_a_colour_shows_that_colour():
+    # A strong single checker reading on the 1/2 boundary: its level wavers every scan;
+    # the slot holds a white checker all along, so after the stable time it shows white.
+    clock = SimClock()
+    sensing = Sensing(clock)
+    f = sensing.field
+    buf = array("H", [MID] * SLOTS)
+    slot = point_slot(9, 0)
+    t = 0
+    while t < STABLE + 3 * SCAN_MS:
+        buf[slot] = MID + (f.fall[1] - 2 if (t // SCAN_MS) % 2 else f.rise[1] + 2)
+        clock.advance(SCAN_MS)
+        sensing.scan(buf)
+        t += SCAN_MS
+    assert sensing.frame[slot] in (1, 2)
+    for s in range(SLOTS):
+        assert s == slot or sensing.frame[s] == 0
+
+
+def _start_rig(fault=None, leave_out=-1):
+    # The starting position asked for (expect()) on a board whose sensor `fault` is dead
+    # (it calibrates as good); leave_out: a slot whose checker is not put down yet.
+    from bgcore import Position
+    from board.layout import heights_from_counts
+
+    clock = SimClock()
+    model = SensorModel(clock, seed=4, noise=3.0)
+    if fault is not None:
+        model.fault(fault, "dead")
+    buf = array("H", bytes(2 * SLOTS))
+    offsets, faulty = calibrate(frames(model, buf, 32))
+    assert faulty == []
+    sensing = Sensing(clock, offsets=offsets)
+    start = Position.initial()
+    codes = heights_from_counts(start.mover, start.opponent)
+    heights = list(codes)
+    if leave_out >= 0:
+        heights[leave_out] = 0
+    model.set_heights(heights)
+    sensing.expect(codes)
+
+    def run(ms):
+        for _ in range(ms // SCAN_MS):
+            clock.advance(SCAN_MS)
+            model.read_into(buf)
+            if sensing.scan(buf):
+                sensing.expect(codes)  # as the board does while it asks for a restore
+
+    return model, sensing, buf, run
+
+
+def test_a_dead_sensor_is_found_when_a_restore_wants_a_checker_it_never_sees():
+    from board.sensing import DEAD_MS
+
+    slot = point_slot(24, 1)  # white's 24-point's second checker
+    model, sensing, buf, run = _start_rig(fault=slot)
+    run(DEAD_MS - 200)
+    assert sensing.frame[slot] == 0 and not sensing.blind_moved and sensing.blind() == []
+    run(400)
+    assert sensing.blind_moved and sensing.blind() == [slot]
+    sensing.blind_moved = False
+    run(2000)  # it stays blind: a dead sensor never reads a checker
+    assert not sensing.blind_moved and sensing.blind() == [slot]
+
+
+def test_a_checker_put_down_late_enables_its_slot_again():
+    from board.sensing import DEAD_MS
+
+    slot = point_slot(24, 1)
+    model, sensing, buf, run = _start_rig(leave_out=slot)
+    run(DEAD_MS + 200)  # the last checker is late: the slot looks dead
+    assert sensing.blind() == [slot]
+    sensing.blind_moved = False
+    model.set_slot(slot, 1)
+    run(600)
+    assert sensing.blind_moved and sensing.blind() == []
+    assert sensing.frame[slot] == 1
+
+
+def test_no_sensor_is_found_dead_while_two_slots_disagree_or_the_board_agrees():
+    from board.sensing import DEAD_MS
+
+    model, sensing, buf, run = _start_rig(fault=point_slot(24, 1), leave_out=point_slot(6, 0))
+    run(2 * DEAD_MS)
+    assert sensing.blind() == []
+    model, sensing, buf, run = _start_rig(fault=point_slot(24, 1))
+    run(200)
+    sensing.confirm(buf)  # the board agrees (say, by its counts): no restore
+    run(2 * DEAD_MS)
+    assert sensing.blind() == []

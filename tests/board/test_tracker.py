@@ -248,3 +248,46 @@ def test_bearing_off_on_a_chain_that_hits_on_its_way():
     r = t.hit_to_bar(5)
     assert r.state == STEADY
     assert [(s.src, s.dst, s.hit) for s in turn.moves[0]] == [(8, 5, True), (5, 0, False)]
+
+
+# -- a blind slot (a sensor flagged faulty): its checker is not seen to go ----------------
+
+
+def _blind_play(position, blind, dice):
+    # A Table whose sensors show all but the blind slots' checkers, and the turn of dice.
+    t = Table(position)
+    t.sensed = Sensed(blind)
+    t.sensed.set_position(WHITE, position)
+    for side in (WHITE, BLACK):
+        for p in range(1, 26):
+            n = t.sensed.count[side][p]
+            t.sensed.count[side][p] = t.sensed.visible(side, p, n)
+    t.tracker = Tracker(Turn(position, dice), WHITE)
+    return t, t.tracker.turn
+
+
+def test_a_checker_borne_off_from_a_blind_slot_is_taken_when_the_play_needs_it():
+    # White's 6-point holds one checker, on its first slot (25): that sensor is blind.
+    t, turn = _blind_play(board({6: 1, 1: 3}, {20: 2}), [25], (6, 1))
+    assert t.tracker.update(t.sensed).state == STEADY
+    t.lift(1)  # 1/off; 6/off is not seen
+    assert t.tracker.finish(t.sensed)  # the opponent rolls: the play needs the 6
+    assert sorted(moves(turn)) == [(1, 0), (6, 0)]
+
+
+def test_borne_off_from_a_blind_slot_before_the_others_could_go():
+    # 6-6: the 6-point's checker must go first; the three 3s read borne off only after it.
+    t, turn = _blind_play(board({6: 1, 3: 3}, {24: 2}), [25], (6, 6))
+    t.lift(3)
+    t.lift(3)
+    assert t.lift(3).state != RESTORE
+    assert t.tracker.finish(t.sensed)
+    assert moves(turn) == [(6, 0), (3, 0), (3, 0), (3, 0)]
+
+
+def test_a_blind_slots_checker_the_play_does_not_need_stays():
+    t, turn = _blind_play(board({6: 1, 2: 1, 1: 1}, {20: 2}), [25], (2, 1))
+    t.lift(2)
+    t.lift(1)
+    assert t.tracker.finish(t.sensed)
+    assert sorted(moves(turn)) == [(1, 0), (2, 0)] and turn.position.mover[6] == 1

@@ -6,7 +6,7 @@ from bgwire import ROLL
 from board.journal import Journal
 from board_support import WHITE, Dice, Eyes, rmtree, tmpdir
 from faulty_storage import FailingStorage
-from sim.sensor_model import SimClock
+from sim.clock import SimClock
 
 
 def _events(messages):

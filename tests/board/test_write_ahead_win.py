@@ -4,7 +4,7 @@ from board.controller import Board
 from board.journal import Journal
 from board_support import WHITE, Dice, Eyes, rmtree, tmpdir
 from faulty_storage import FailingStorage
-from sim.sensor_model import SimClock
+from sim.clock import SimClock
 
 
 def _events(messages):

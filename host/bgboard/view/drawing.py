@@ -128,7 +128,8 @@ class Scene:
     numbering (0 the tray, 25 the bar); `on_roll` 0/1/None; `dice` () or (a, b); `cube`,
     `cube_owner` (None centred), `offered` (a double on offer); `score` [w, b] and `length`
     (None: no match, 0 money); `status`: words for whose turn it is and what to do;
-    `leds` {index: (r, g, b)}; `heat` None or {"raw", "offsets", "codes", "faulty"} (the
+    `leds` {index: (r, g, b)}; `heat` None or {"raw", "offsets", "codes", "faulty",
+    "confidence"} (the
     `dump` reply); `hand` [w, b]: checkers held above the board (virtual board); `pips`
     (w, b) the pip counts to show, when they are not those of the checkers drawn (the board's
     position while a hand holds a checker)."""
@@ -350,11 +351,14 @@ def _match_line(scene):
 
 def _heat(out, heat, top_of):
     """The raw sensor view: each slot's field (reading less its zero level) as a coloured
-    square, White's polarity (positive) warm, Black's blue; the slot's code written in it."""
+    square, White's polarity (positive) warm, Black's blue; the slot's code written in it,
+    and its confidence digit (the dump's `confidence`: 0 about to change .. 9) small in its
+    corner."""
     raw = heat.get("raw") or []
     offsets = heat.get("offsets") or [0] * len(raw)
     codes = heat.get("codes") or [0] * len(raw)
     faulty = set(heat.get("faulty") or [])
+    conf = heat.get("confidence") or ""
     values = [(r - o) if isinstance(r, (int, float)) and isinstance(o, (int, float)) else 0
               for r, o in zip(raw, offsets)]
     scale = max([abs(v) for v in values] + [50])
@@ -374,6 +378,9 @@ def _heat(out, heat, top_of):
         label = "x" if slot in faulty else ("%+d" % code if code else "0")
         out.append(_el("text", label, x=x, y=y + 5, font_size=14, fill="#fff",
                        text_anchor="middle", font_weight="bold"))
+        if slot < len(conf):
+            out.append(_el("text", conf[slot], class_="heat-conf", x=x + 20, y=y + 20,
+                           font_size=9, fill="#fff", text_anchor="end"))
     out.append("</g>")
 
 
