@@ -523,17 +523,17 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analy
 def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace,
               flash_blunders=False, analysis=True):
     from bgboard.sim_cmd import autoplay_result, follow_players
-    from bgboard.virtual import VirtualBoard, VirtualBoardError
+    from bgboard.unixport import UnixPortBoard, UnixPortError
 
     flash = tempfile.mkdtemp(prefix="bgboard-engine-")
     what = ["--games", str(games)] if games else ["--autoplay", str(length)]
-    board = VirtualBoard(flash, ["--seed", str(seed)] + what +
+    board = UnixPortBoard(flash, ["--seed", str(seed)] + what +
                          ["--engine-side", str(side), "--wrong-pct", str(wrong_pct),
                           "--speed", "0"])
     status = os.path.join(board.flash, "autoplay.json")
     try:
         port = board.start()
-    except (OSError, VirtualBoardError) as e:
+    except (OSError, UnixPortError) as e:
         shutil.rmtree(flash, ignore_errors=True)
         raise click.ClickException("cannot start the virtual board: %s" % e) from None
     click.echo("port: %s" % port)

@@ -1,5 +1,5 @@
 """`bgboard sim`: the virtual board (the firmware on the MicroPython unix port, run by
-bgboard.virtual) or with --pico an emulated Pico (bgboard.pico), behind a serial port; with
+bgboard.unixport) or with --pico an emulated Pico (bgboard.pico), behind a serial port; with
 --autoplay the simulated hands play on it and follow_players follows them from the host's
 side (`bgboard engine --sim` uses it too). `bgboard flash` is bgboard.flash_cmd."""
 
@@ -81,7 +81,7 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir,
     `bgboard flash` use as they would a Pico's. With --pico, the firmware runs on an
     emulated RP2040 instead, drivers and all. The first line printed is `port: PATH`.
     Runs until interrupted (Ctrl-C), or with --autoplay until the game is played."""
-    from bgboard.virtual import VirtualBoard, VirtualBoardError
+    from bgboard.unixport import UnixPortBoard, UnixPortError
 
     if not autoplay and (length or games or log_dir or matches > 1):
         raise click.UsageError("--match, --matches, --games and --log go with --autoplay")
@@ -108,7 +108,7 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir,
             flash_dir = scratch = tempfile.mkdtemp(prefix="bgboard-autoplay-")
     options += ["--speed", str(speed if speed is not None else (0 if autoplay else 1))]
     flash_dir = flash_dir or default_flash()
-    board = VirtualBoard(flash_dir, options, heap=heap,
+    board = UnixPortBoard(flash_dir, options, heap=heap,
                          on_restart=lambda raw: say("soft reset" + (" (raw REPL)" if raw
                                                                       else "")))
     status = os.path.join(board.flash, "autoplay.json")  # sim/serial_board.py writes it
@@ -116,7 +116,7 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir,
         if autoplay and os.path.exists(status):
             os.remove(status)  # an earlier run's figures, "done" before this one starts
         port = board.start()
-    except (OSError, VirtualBoardError) as e:
+    except (OSError, UnixPortError) as e:
         raise click.ClickException("cannot start the virtual board: %s" % e) from None
     click.echo("port: %s" % port)
     click.echo("flash: %s" % board.flash, err=True)
