@@ -19,8 +19,9 @@ PRESS = (("roll", ROLL), ("double", DOUBLE), ("take", TAKE), ("drop", DROP), ("u
          ("menu", MENU), ("beaver", DOUBLE | TAKE))
 
 # The virtual board's process exits with these to be started again (firmware/sim/device.py,
-# bgboard.virtual): a reset (machine.reset(), or Ctrl-D at the REPL), or a soft reset from
-# the raw REPL (mpremote's), after which the new process starts in raw mode.
+# bgboard.unixport): RESET for machine.reset() (a Pico's hard reset) or Ctrl-D's soft reset
+# at the friendly REPL, RESET_RAW for a soft reset from the raw REPL (mpremote's), after
+# which the new process starts in raw mode.
 RESET = 64
 RESET_RAW = 65
 

@@ -5,10 +5,10 @@ import time
 
 import click
 
-from bgboard.board_cmd import _err
+from bgboard.cli_common import say
 
 
-def progress_printer(say=_err):
+def progress_printer(say=say):
     """An on_progress for analyse_file that says how far it is, with the time taken."""
     started = time.monotonic()
 

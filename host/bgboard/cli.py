@@ -1,17 +1,16 @@
-"""The `bgboard` command line. Errors are one line on stderr with exit status 2."""
+"""The `bgboard` command line: the click group that gathers every command, and main() (the
+console script), which turns click's errors into one line on stderr: exit status 2 for bad
+input, 1 for a lost link (bgboard.cli_common.LinkFailure) or an abort."""
 
 import sys
 
 import click
 
 from bgboard import __version__
-from bgboard.analyse_cmd import COMMANDS as ANALYSE_COMMANDS
-from bgboard.board_cmd import COMMANDS as BOARD_COMMANDS
-from bgboard.engine_cmd import COMMANDS as ENGINE_COMMANDS
-from bgboard.rules_cmd import rules
+from bgboard import (analyse_cmd, calibrate_cmd, engine_cmd, flash_cmd, journal_cmd,
+                     monitor_cmd, ports_cmd, send_cmd, sim_cmd, view_cmd)
 from bgboard.play_cmd import play
-from bgboard.sim_cmd import COMMANDS as SIM_COMMANDS
-from bgboard.view_cmd import COMMANDS as VIEW_COMMANDS
+from bgboard.rules_cmd import rules
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -20,10 +19,15 @@ def cli():
     """Host tool for the bgboard smart backgammon board."""
 
 
+# One module per command group, each listing its click commands in COMMANDS: a new command
+# is a click command in its group's module (or a new NAME_cmd.py added here); what they share
+# (--port, opening a link, names, one-line errors) is bgboard.cli_common.
 cli.add_command(rules)
-for _command in (BOARD_COMMANDS + SIM_COMMANDS + [play] + VIEW_COMMANDS + ENGINE_COMMANDS
-                 + ANALYSE_COMMANDS):
-    cli.add_command(_command)
+cli.add_command(play)
+for _module in (ports_cmd, monitor_cmd, journal_cmd, send_cmd, calibrate_cmd, flash_cmd,
+                sim_cmd, view_cmd, engine_cmd, analyse_cmd):
+    for _command in _module.COMMANDS:
+        cli.add_command(_command)
 
 
 def main(argv=None):

@@ -11,13 +11,13 @@ again after every answer: a gnubg process that died is started again and asked t
 
 import os
 import shutil
-import signal
 import tempfile
 import time
 
 import click
 
-from bgboard.board_cmd import LinkFailure, _check_name, _err, port_option
+from bgboard.cli_common import (LinkFailure, check_name, choose_port, open_link, port_option,
+                                say, stop_on_sigterm)
 from bgboard.engine import (COACH_LEVEL, DEFAULT_LEVEL, LEVELS, Context, Engine, EngineError,
                             position_of, turn_of)
 
@@ -42,7 +42,7 @@ class EngineDriver:
     person's finished play must stand before the engine throws (a person may still take a
     checker back; the simulated hands need none)."""
 
-    def __init__(self, engine, side, link, say=_err, grace=0.0, coach=False,
+    def __init__(self, engine, side, link, say=say, grace=0.0, coach=False,
                  hint_level=COACH_LEVEL, flash_blunders=False, on_coach=None,
                  analysis_dir=None, names=None):
         self.engine = engine
@@ -495,7 +495,7 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analy
     engine_side = 0 if side == "white" else 1
     names = ["White", "Black"]
     if name:
-        names[1 - engine_side] = _check_name(name, "--name")
+        names[1 - engine_side] = check_name(name, "--name")
     names[engine_side] = engine_name(level)
     eng = Engine(level)
     try:
@@ -522,23 +522,22 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analy
 
 def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace,
               flash_blunders=False, analysis=True):
-    from bgboard.sim_cmd import _autoplay as follow
-    from bgboard.sim_cmd import _done, _interrupt
-    from bgboard.virtual import VirtualBoard, VirtualBoardError
+    from bgboard.sim_cmd import autoplay_result, follow_players
+    from bgboard.unixport import UnixPortBoard, UnixPortError
 
     flash = tempfile.mkdtemp(prefix="bgboard-engine-")
     what = ["--games", str(games)] if games else ["--autoplay", str(length)]
-    board = VirtualBoard(flash, ["--seed", str(seed)] + what +
+    board = UnixPortBoard(flash, ["--seed", str(seed)] + what +
                          ["--engine-side", str(side), "--wrong-pct", str(wrong_pct),
                           "--speed", "0"])
     status = os.path.join(board.flash, "autoplay.json")
     try:
         port = board.start()
-    except (OSError, VirtualBoardError) as e:
+    except (OSError, UnixPortError) as e:
         shutil.rmtree(flash, ignore_errors=True)
         raise click.ClickException("cannot start the virtual board: %s" % e) from None
     click.echo("port: %s" % port)
-    signal.signal(signal.SIGTERM, _interrupt)
+    stop_on_sigterm()
     drivers = []
 
     def attach(link):
@@ -547,10 +546,10 @@ def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace,
         return drivers[0]
 
     try:
-        done = follow(board, port, length, games, log_dir, names, lambda: _done(status),
-                      driver=attach)
+        done = follow_players(board, port, length, games, log_dir, names,
+                              lambda: autoplay_result(status), driver=attach)
     except KeyboardInterrupt:
-        _err("stopped")
+        say("stopped")
         return
     finally:
         board.stop()
@@ -591,7 +590,7 @@ def analyse_logged(path):
     try:
         summary, json_path, html_path = analyse_file(path, on_progress=progress_printer())
     except Exception as e:  # noqa: B902 - the match is played and logged all the same
-        _err("warning: no analysis of %s: %s" % (os.path.basename(path), e))
+        say("warning: no analysis of %s: %s" % (os.path.basename(path), e))
         return False
     for line in summary_lines(summary):
         click.echo(line)
@@ -601,11 +600,10 @@ def analyse_logged(path):
 
 def _on_board(eng, side, port, grace, length, hint_level=COACH_LEVEL, flash_blunders=False,
               folder=None, names=None):
-    from bgboard.board_cmd import open_link
     from bgboard.link import LinkError
 
     link = open_link(port, reconnect=True, sync=False,
-                     on_problem=lambda t: _err("warning: %s" % t))
+                     on_problem=lambda t: say("warning: %s" % t))
     driver = EngineDriver(eng, side, link, grace=grace, coach=True, hint_level=hint_level,
                           flash_blunders=flash_blunders, analysis_dir=folder, names=names)
     link.on_event = driver.event
@@ -618,12 +616,12 @@ def _on_board(eng, side, port, grace, length, hint_level=COACH_LEVEL, flash_blun
                 link.command("new", kind="match", length=length)
             except Refused as e:
                 raise click.ClickException(str(e)) from None
-        _err("gnubg (%s) plays %s; Ctrl-C stops" % (eng.level, ("white", "black")[side]))
+        say("gnubg (%s) plays %s; Ctrl-C stops" % (eng.level, ("white", "black")[side]))
         while True:
             link.poll(POLL_S)
             driver.step()
     except KeyboardInterrupt:
-        _err("stopped")
+        say("stopped")
     except LinkError as e:
         raise LinkFailure(str(e)) from None
     finally:
@@ -635,9 +633,7 @@ def _on_board(eng, side, port, grace, length, hint_level=COACH_LEVEL, flash_blun
 def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_port, names,
                folder=None):
     # The view's worker holds the link; the driver plays on it from the worker's thread.
-    from bgboard.board_cmd import choose_port
     from bgboard.view import serve
-    from bgboard.view_cmd import _interrupt
 
     path = choose_port(port)
     drivers = []
@@ -657,12 +653,12 @@ def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_
             d.start_match = length
         return d
 
-    signal.signal(signal.SIGTERM, _interrupt)
+    stop_on_sigterm()
     try:
         serve(path, http_port=http_port, names=names, coach=coach, analysis_dir=folder,
               on_ready=lambda url: click.echo("view: %s" % url))
     except KeyboardInterrupt:
-        _err("stopped")
+        say("stopped")
     finally:
         if drivers:
             click.echo(drivers[-1].summary())

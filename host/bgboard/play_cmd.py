@@ -8,7 +8,7 @@ import time
 
 import click
 
-from bgboard.board_cmd import LinkFailure, _connect, open_link, port_option
+from bgboard.cli_common import LinkFailure, connect, open_link, port_option
 from bgboard.leds import led_places, role
 
 HELP = """\
@@ -96,7 +96,7 @@ def play_on(port):
             {k: v for k, v in ev.items() if k not in ("seq",)})))
 
     link = open_link(port, on_live=on_live, on_event=on_event, sync=True)
-    _connect(link)
+    connect(link)
     try:
         link.send({"sim": "look"})
         link.poll(1.0)

@@ -1,17 +1,18 @@
-"""`bgboard sim` (the virtual board) and `bgboard flash` (firmware onto a board)."""
+"""`bgboard sim`: the virtual board (the firmware on the MicroPython unix port, run by
+bgboard.unixport) or with --pico an emulated Pico (bgboard.pico), behind a serial port; with
+--autoplay the simulated hands play on it and follow_players follows them from the host's
+side (`bgboard engine --sim` uses it too). `bgboard flash` is bgboard.flash_cmd."""
 
 import json
 import os
 import re
 import shutil
-import signal
 import tempfile
-import time
 
 import click
 
-from bgboard.board_cmd import (LinkFailure, _check_name, _err, choose_port, names_options,
-                               port_option)
+from bgboard.cli_common import (LinkFailure, check_name, names_options, open_link, say,
+                                stop_on_sigterm)
 
 
 def _state_dir():
@@ -80,7 +81,7 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir,
     `bgboard flash` use as they would a Pico's. With --pico, the firmware runs on an
     emulated RP2040 instead, drivers and all. The first line printed is `port: PATH`.
     Runs until interrupted (Ctrl-C), or with --autoplay until the game is played."""
-    from bgboard.virtual import VirtualBoard, VirtualBoardError
+    from bgboard.unixport import UnixPortBoard, UnixPortError
 
     if not autoplay and (length or games or log_dir or matches > 1):
         raise click.UsageError("--match, --matches, --games and --log go with --autoplay")
@@ -94,7 +95,7 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir,
         raise click.UsageError("--image and --uf2 go with --pico")
     if pico and flash_dir:
         raise click.UsageError("--pico keeps its flash in --image FILE, not --flash DIR")
-    names = (_check_name(white, "--white"), _check_name(black, "--black"))
+    names = (check_name(white, "--white"), check_name(black, "--black"))
     if pico:
         return _sim_pico(image, uf2, seed, speed, autoplay, length, games, log_dir,
                          play_here, view, http_port, names)
@@ -107,23 +108,23 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir,
             flash_dir = scratch = tempfile.mkdtemp(prefix="bgboard-autoplay-")
     options += ["--speed", str(speed if speed is not None else (0 if autoplay else 1))]
     flash_dir = flash_dir or default_flash()
-    board = VirtualBoard(flash_dir, options, heap=heap,
-                         on_restart=lambda raw: _err("soft reset" + (" (raw REPL)" if raw
+    board = UnixPortBoard(flash_dir, options, heap=heap,
+                         on_restart=lambda raw: say("soft reset" + (" (raw REPL)" if raw
                                                                       else "")))
     status = os.path.join(board.flash, "autoplay.json")  # sim/serial_board.py writes it
     try:
         if autoplay and os.path.exists(status):
             os.remove(status)  # an earlier run's figures, "done" before this one starts
         port = board.start()
-    except (OSError, VirtualBoardError) as e:
+    except (OSError, UnixPortError) as e:
         raise click.ClickException("cannot start the virtual board: %s" % e) from None
     click.echo("port: %s" % port)
     click.echo("flash: %s" % board.flash, err=True)
-    signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops it as Ctrl-C does
+    stop_on_sigterm()  # `kill` stops it as Ctrl-C does
     try:
         _run(board, port, autoplay, play_here, view, http_port, names,
-             lambda: _autoplay(board, port, length or 5, games, log_dir, names,
-                               lambda: _done(status), matches=matches))
+             lambda: follow_players(board, port, length or 5, games, log_dir, names,
+                                    lambda: autoplay_result(status), matches=matches))
     finally:
         board.stop()
         if scratch:
@@ -146,12 +147,12 @@ def _run(board, port, autoplay, play_here, view, http_port, names, play):
                   on_ready=lambda url: click.echo("view: %s (the board in a browser; Ctrl-C "
                                                   "stops it)" % url))
         else:
-            _err("the board runs; Ctrl-C stops it")
+            say("the board runs; Ctrl-C stops it")
             code = board.wait()
             raise click.ClickException("the board stopped (exit status %s): %s"
                                        % (code, board.stderr()[-500:].strip()))
     except KeyboardInterrupt:
-        _err("stopped")
+        say("stopped")
 
 
 def _heap(value):
@@ -186,18 +187,20 @@ def _sim_pico(image, uf2, seed, speed, autoplay, length, games, log_dir, play_he
     except (OSError, PicoError) as e:
         raise click.ClickException("cannot start the emulated Pico: %s" % e) from None
     click.echo("port: %s" % port)
-    _err("flash image: %s" % board.image)
-    signal.signal(signal.SIGTERM, _interrupt)
+    say("flash image: %s" % board.image)
+    stop_on_sigterm()
     try:
         if new:
-            _err("a new Pico: flashing the firmware")
-            _flash(port, None, False, False)
+            say("a new Pico: flashing the firmware")
+            from bgboard.flash_cmd import flash_firmware
+
+            flash_firmware(port, None, False, False)
         players = None
         if autoplay:
             players = _pico_players(board, seed, length or 5, games)
         _run(board, port, autoplay, play_here, view, http_port, names,
-             lambda: _autoplay(board, port, length or 5, games, log_dir, names,
-                               players.result, timeout=PICO_ANSWER_S))
+             lambda: follow_players(board, port, length or 5, games, log_dir, names,
+                                    players.result, timeout=PICO_ANSWER_S))
         if board.memory_errors:
             raise click.ClickException("the Pico ran out of memory (MemoryError)")
     finally:
@@ -235,17 +238,12 @@ def _pico_players(board, seed, length, games):
     return players
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
-
-
-def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0, matches=1,
-              driver=None):
+def follow_players(board, port, length, games, log_dir, names, finished, timeout=5.0,
+                   matches=1, driver=None):
     """Follow the simulated players through the port (and log), with a progress bar, until
     finished() gives their figures (returned). timeout: for each answer of the board.
     driver(link), if given, makes a player on the host's side (bgboard.engine_cmd's
     EngineDriver): its event() sees each event, its step() runs between polls."""
-    from bgboard.board_cmd import open_link
     from bgboard.link import LinkError
     from bgboard.monitor import View
 
@@ -253,10 +251,10 @@ def _autoplay(board, port, length, games, log_dir, names, finished, timeout=5.0,
     if log_dir:
         from bgboard.recorder import Recorder
 
-        rec = Recorder(log_dir, names, on_problem=lambda t: _err("warning: %s" % t))
+        rec = Recorder(log_dir, names, on_problem=lambda t: say("warning: %s" % t))
     view = View(names)
     link = open_link(port, timeout=timeout, reconnect=True, sync=True,
-                     on_problem=lambda t: _err("warning: %s" % t))
+                     on_problem=lambda t: say("warning: %s" % t))
     if rec is not None:
         rec.attach(link)
     record = link.on_event
@@ -333,7 +331,9 @@ def _progress(view, games):
     return max(m.score)
 
 
-def _done(path):
+def autoplay_result(path):
+    """The figures the virtual board's simulated players wrote into `path` (its flash's
+    autoplay.json) once they are done; None until then."""
     try:
         with open(path) as f:
             msg = json.load(f)
@@ -342,43 +342,4 @@ def _done(path):
     return msg if msg.get("done") else None
 
 
-# --- flash -------------------------------------------------------------------------------------
-
-
-@click.command()
-@port_option
-@click.option("--source", "as_source", is_flag=True,
-              help="Copy the firmware as .py source (default: compiled with mpy-cross "
-                   "-march=armv6m, which a Pico needs: compiling on it costs RAM it lacks).")
-@click.option("--firmware", "firmware_dir", type=click.Path(exists=True, file_okay=False),
-              default=None, help="Firmware folder to deploy (default: this checkout's).")
-@click.option("--no-reset", is_flag=True, help="Leave the board in the REPL afterwards.")
-def flash(port, as_source, firmware_dir, no_reset):
-    """Deploy the firmware and its config (pinmap.json, field.json) to a board, or to the
-    virtual board (`bgboard sim` prints its port): only files whose SHA-256 differs are
-    written, files that no longer belong are removed, then a soft reset starts it."""
-    _flash(choose_port(port), firmware_dir, as_source, no_reset)
-
-
-def _flash(port, firmware_dir, as_source, no_reset):
-    from bgboard import firmware
-    from bgboard.flash import FlashError
-    from bgboard.flash import flash as deploy
-
-    source = firmware_dir or firmware.FIRMWARE_DIR
-    try:
-        files = firmware.build(source, compiled=not as_source)
-        need = firmware.micropython_min(source)
-    except (OSError, firmware.FirmwareError) as e:
-        raise click.ClickException(str(e)) from None
-    size = sum(len(d) for d in files.values())
-    _err("firmware: %d files, %d bytes (%s)" % (len(files), size,
-                                                 "source" if as_source else "mpy, armv6m"))
-    try:
-        report = deploy(port, files, say=_err, reset=not no_reset, micropython_min=need)
-    except FlashError as e:
-        raise LinkFailure(str(e)) from None
-    click.echo(report.summary())
-
-
-COMMANDS = [sim, flash]
+COMMANDS = [sim]

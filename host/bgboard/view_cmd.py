@@ -2,11 +2,10 @@
 position into an SVG file). The drawing is bgboard.view.drawing; the server
 bgboard.view.server."""
 
-import signal
-
 import click
 
-from bgboard.board_cmd import _check_name, choose_port, names_options, port_option
+from bgboard.cli_common import (check_name, choose_port, names_options, port_option,
+                                stop_on_sigterm)
 
 
 @click.command()
@@ -25,18 +24,14 @@ def view(port, http_port, http_host, white, black):
     Ctrl-C."""
     from bgboard.view import serve
 
-    names = (_check_name(white, "--white"), _check_name(black, "--black"))
+    names = (check_name(white, "--white"), check_name(black, "--black"))
     path = choose_port(port)
-    signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops it as Ctrl-C does
+    stop_on_sigterm()
     try:
         serve(path, http_host=http_host, http_port=http_port, names=names,
               on_ready=lambda url: click.echo("view: %s" % url))
     except KeyboardInterrupt:
         click.echo("bgboard: stopped", err=True)
-
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
 
 
 @click.command()
@@ -52,7 +47,7 @@ def render(pid, mid, output, white, black):
     """Draw a position as an SVG file: the drawing `bgboard view` shows."""
     from bgboard.view.drawing import board_svg, scene_from_ids
 
-    names = (_check_name(white, "--white"), _check_name(black, "--black"))
+    names = (check_name(white, "--white"), check_name(black, "--black"))
     try:
         scene = scene_from_ids(pid, mid, names=names)
     except ValueError as e:

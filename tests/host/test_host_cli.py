@@ -15,7 +15,7 @@ import pytest
 from eventgen import journal_of, play_match
 from fakeboard import FakeBoard, PtyBoard
 
-from bgboard import board_cmd
+from bgboard import cli_common
 from bgboard.cli import main
 from bgboard.events import build_matches
 from bgboard.matfile import mat_text
@@ -231,7 +231,7 @@ def test_link_failures_are_one_line_exit_1(capsys, board):
 
 def test_ports_marks_picos_and_port_auto_detection(capsys, board, monkeypatch):
     fake = [("/dev/ttyS0", "n/a", False), (board.path, "2E8A:0005 Board in FS mode", True)]
-    monkeypatch.setattr(board_cmd, "list_ports", lambda: fake)
+    monkeypatch.setattr(cli_common, "list_ports", lambda: fake)
     code, out, err = run(capsys, "ports")
     assert code == 0
     lines = out.splitlines()
@@ -240,11 +240,11 @@ def test_ports_marks_picos_and_port_auto_detection(capsys, board, monkeypatch):
     code, out, err = run(capsys, "send", "state", )
     assert code == 0, err
     assert err == "bgboard: using port %s (2E8A:0005 Board in FS mode)\n" % board.path
-    monkeypatch.setattr(board_cmd, "list_ports", lambda: fake[:1])
+    monkeypatch.setattr(cli_common, "list_ports", lambda: fake[:1])
     code, out, err = run(capsys, "send", "state")
     one_line_error(err, code, 1)
     assert "no board found" in err
-    monkeypatch.setattr(board_cmd, "list_ports", lambda: fake + [("/dev/ttyACM1", "x", True)])
+    monkeypatch.setattr(cli_common, "list_ports", lambda: fake + [("/dev/ttyACM1", "x", True)])
     code, out, err = run(capsys, "send", "state")
     one_line_error(err, code, 2)
     assert "--port" in err

