@@ -179,7 +179,7 @@ bench: bytecode system-deps
 # The firmware on the emulated RP2040, in emulated time: flash, boot, scan, LEDs, roll work,
 # lift to LEDs, and the heap over a money game the simulated players play (about 15 minutes).
 bench-pico: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed
-	$(BIN)/python tests/bench/bench_pico.py --games 1
+	$(BIN)/python tests/bench/bench_pico.py --match 1
 
 clean:
 	rm -rf $(VENV) typings build

@@ -32,9 +32,11 @@ import tty
 from bgboard.firmware import FIRMWARE_DIR, find_tool, install_local
 from bgwire.sim import RESET, RESET_RAW  # the exit codes of firmware/sim/device.py
 # The 64-bit unix port, with the simulation compiled from source beside the firmware (a
-# second start on a flash with a finished match and its archive failed at 288K; the
-# firmware flashed as source, compiled at its start, ran out at 320K once bgwire joined).
-DEFAULT_HEAP = "352K"
+# second start on a flash with a finished match and its archive failed at 288K). The
+# firmware flashed as source (`bgboard flash --source`) compiles itself at start, which
+# needs far more: on 2026-11-25 it ran out at 384K and started at 416K; a device runs the
+# compiled .mpy only. 448K leaves a margin for the paths a checkout has.
+DEFAULT_HEAP = "448K"
 
 
 class UnixPortError(Exception):

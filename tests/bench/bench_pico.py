@@ -2,12 +2,13 @@
 125 MHz (rp2040js models the cycles; a real Pico is not measured here). Prints one line per
 figure and a JSON line at the end.
 
-    .venv/bin/python tests/bench/bench_pico.py [--games N]
+    .venv/bin/python tests/bench/bench_pico.py [--match N]
 
 Flash of the whole firmware onto an empty Pico (bgboard flash, real mpremote); boot to
 ready after a power cut; the pieces of the scan loop, LED frame, roll work (tests/bench/
 pico_timing.py run on the chip); lift to the first LED bit; free heap after boot and the
-least free and largest free block over N money games played by the simulated players."""
+least free and largest free block over a whole N-point match (default 1) played by the
+simulated players (--match 0: the timings alone)."""
 
 import json
 import os
@@ -38,7 +39,7 @@ def ready(pico, timeout=120):
     raise SystemExit("the firmware did not answer hello")
 
 
-def main(games):
+def main(length):
     figures = {}
     work = tempfile.mkdtemp(prefix="bgboard-bench-pico-")
     pico = PicoBoard(os.path.join(work, "flash.img"), speed=0)
@@ -76,8 +77,8 @@ def main(games):
                        capture_output=True, timeout=120)
         ready(pico)
         figures.update(lift_to_led(pico))
-        if games:  # --games 0: the timings alone (a game takes some minutes)
-            figures.update(match_memory(pico, games))
+        if length:  # --match 0: the timings alone (a game takes some minutes)
+            figures.update(match_memory(pico, length))
     finally:
         pico.stop()
     for key, value in figures.items():
@@ -123,19 +124,18 @@ def lift_to_led(pico):
             "scan_to_led_worst_ms": round(max(scans), 1)}
 
 
-def match_memory(pico, games):
+def match_memory(pico, length):
     players = Players(pico, seed=3)
     pico.on_line = players.on_line
-    pico.command({"cmd": "new", "kind": "money"})
+    pico.command({"cmd": "new", "kind": "match", "length": length})
     t0, e0 = time.monotonic(), pico.now_us
     least_largest = None
-    while players.games < games:
-        players.step()
+    while players.step():  # False once the match is over
         if players.steps % 25 == 0:
             largest = pico.command({"cmd": "mem"})["largest"]
             least_largest = largest if least_largest is None else min(least_largest, largest)
     mem = pico.command({"cmd": "mem"})
-    return {"games": players.games, "plays": players.plays,
+    return {"match_length": length, "games": players.games, "plays": players.plays,
             "mismatches": len(players.mismatches), "stuck": players.stuck,
             "play_emulated_s": round((pico.now_us - e0) / 1e6, 1),
             "play_wall_s": round(time.monotonic() - t0, 1),
@@ -144,4 +144,4 @@ def match_memory(pico, games):
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[sys.argv.index("--games") + 1]) if "--games" in sys.argv else 1)
+    main(int(sys.argv[sys.argv.index("--match") + 1]) if "--match" in sys.argv else 1)
