@@ -88,7 +88,17 @@ class Context(namedtuple("Context", ("player", "length", "score", "crawford", "c
                 "beavers": self.beavers and not self.length}
 
 
-CubeAdvice = namedtuple("CubeAdvice", ("double", "take", "beaver", "equities", "text"))
+# gnubg's cube decision: `beaver` when gnubg's own computer player would beaver the double
+# (its cube decision one of the beaver ones), `code` that decision (eval.h's cubedecision),
+# `text` gnubg's words for it ("No double, beaver").
+CubeAdvice = namedtuple("CubeAdvice", ("double", "take", "beaver", "equities", "text", "code"))
+# gnubg's decisions that double or redouble (eval.h: DOUBLE_TAKE, DOUBLE_PASS, TOOGOOD_TAKE,
+# TOOGOOD_PASS, REDOUBLE_TAKE, REDOUBLE_PASS, TOOGOODRE_TAKE, TOOGOODRE_PASS and the four
+# OPTIONAL_ ones): after a beaver of its double, gnubg's computer player raccoons on these
+# (play.c, ComputerTurn: the beaver is weighed as "a normal double by me", the cube on its
+# own side; "Opponent out of his right mind: Raccoon if possible").
+RACCOON_CODES = frozenset((0, 1, 3, 4, 7, 8, 10, 11, 16, 17, 19, 20))
+RESIGN_LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}
 # A play rated: `lost` equity against gnubg's `best` play ((from, to) steps), `mark` gnubg's
 # label ("", "doubtful", "bad", "very bad"), and both plays' cubeful equities.
 Rating = namedtuple("Rating", ("lost", "mark", "best", "equity", "best_equity"))
@@ -312,7 +322,22 @@ class Engine:
         answer = self.ask({"op": "cube", "position": position.to_id(), "ctx": ctx.to_json(),
                            "level": level_settings(level) if level else self._settings})
         return CubeAdvice(bool(answer["double"]), bool(answer["take"]), bool(answer["beaver"]),
-                          answer["equities"], answer["text"])
+                          answer["equities"], answer["text"], int(answer["code"]))
+
+    def raccoon(self, position, ctx):
+        """Whether the engine, whose double the opponent beavered, raccoons: `position` with
+        the engine (ctx.player) on roll. gnubg's computer player weighs a beaver as a double
+        of its own with the cube on its side, and raccoons when that double is right."""
+        own = ctx._replace(owner=ctx.player)
+        return self.cube(position, own).code in RACCOON_CODES
+
+    def resignation(self, position, ctx):
+        """The level (1 single, 2 gammon, 3 backgammon) at which the mover of `position`
+        (ctx.player) should resign now, 0 to play on: gnubg's own rule for its computer
+        player (in a race or bear-off only, a 0-ply evaluation that leaves no better
+        result; gnubg_server.resign)."""
+        answer = self.ask({"op": "resign", "position": position.to_id(), "ctx": ctx.to_json()})
+        return int(answer["level"])
 
     def evaluate(self, position, ctx):
         """gnubg's cubeless evaluation for the mover: (probabilities (win, win gammon, win

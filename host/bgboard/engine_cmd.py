@@ -26,6 +26,7 @@ from bgboard.engine import (COACH_LEVEL, DEFAULT_LEVEL, LEVELS, Context, Engine,
 LOOK_S = 1.0
 WAIT_S = 0.2  # ... or this often while the person's finished play stands (--wait)
 POLL_S = 0.05  # the link is read this often
+ENGINE_RETRIES = 3  # a decision gnubg fails on this many times in a row ends the command
 SHOWN_RATINGS = 12  # the page lists the person's last plays rated
 # On a board, each match played against the engine is written here when it ends (its .mat,
 # .sgf and gnubg's analysis of it), unless --log names another folder.
@@ -53,7 +54,12 @@ class EngineDriver:
         self.plays = 0  # the engine's plays committed as gnubg chose them
         self.mismatches = []  # ... committed otherwise
         self.doubles = self.takes = self.drops = 0
+        self.beavers = self.raccoons = 0
         self.accepted = self.rejected = 0  # resignations offered to the engine
+        self.resigned = 0  # resignations the engine offered
+        self.engine_errors = 0  # gnubg's failures in a row
+        self._offered = 0  # the level of the engine's resignation on offer
+        self._declined = 0  # the highest the person rejected in this game
         self.coach = coach  # say each rating as it comes
         self.ratings = []  # (player's play in .mat words, bgboard.engine.Rating)
         self.hint_level = hint_level  # gnubg's level for hints (its `hint`)
@@ -126,6 +132,7 @@ class EngineDriver:
         kind = ev["ev"]
         if kind == "game":
             self._game = GameLog(ev["number"], ev["score"], ev["crawford"], ev["seq"])
+            self._offered = self._declined = 0
             return
         game = self._game
         if game is None or game.over:
@@ -329,6 +336,16 @@ class EngineDriver:
         except Refused:
             self._next = now + WAIT_S  # the board moved on meanwhile, or the checkers are
             # not right yet: again soon
+        except EngineError as e:
+            # gnubg refused an answer (or died twice on it): nothing was sent to the board,
+            # so the decision is asked again from the board's state, a few times.
+            self.engine_errors += 1
+            if self.engine_errors > ENGINE_RETRIES:
+                raise
+            self.say("gnubg: %s; asking again" % e)
+            self._next = now + LOOK_S
+        else:
+            self.engine_errors = 0
 
     def _context(self, st, player):
         m = st["match"]
@@ -351,18 +368,21 @@ class EngineDriver:
             if on_roll != side:
                 advice = self.engine.cube(position_of(g["position_id"], on_roll),
                                           self._context(st, on_roll))
-                if advice.take:
+                if advice.beaver and "beaver" in allowed:  # gnubg's own: "No double, beaver"
+                    self.beavers += 1
+                    self.link.command("beaver")
+                elif advice.take:
                     self.takes += 1
                     self.link.command("take")
                 else:
                     self.drops += 1
                     self.link.command("drop")
             return
-        if "accept" in allowed:  # a resignation stands: the resigner is on roll
-            if on_roll != side:
-                from bgcore.matchid import decode
+        if "accept_resignation" in allowed:  # a resignation stands: the resigner is on roll
+            from bgcore.matchid import decode
 
-                level = decode(g["match_id"])["resignation"]
+            level = decode(g["match_id"])["resignation"]
+            if on_roll != side:
                 if self.engine.accepts(position_of(g["position_id"], on_roll), level,
                                        self._context(st, on_roll)):
                     self.accepted += 1
@@ -370,7 +390,18 @@ class EngineDriver:
                 else:
                     self.rejected += 1
                     self.link.command("reject")
+            elif self._offered and level > self._offered:
+                # The person demands more than the engine offered: it agrees when gnubg
+                # would resign that much itself, else it plays on.
+                agreed = self.engine.resignation(position_of(g["position_id"], side),
+                                                 self._context(st, side)) >= level
+                self._declined = max(self._declined, self._offered)
+                self._offered = 0
+                self.link.command("accept" if agreed else "reject")
             return
+        if self._offered and on_roll == side:  # the engine's resignation was rejected: it
+            self._declined = max(self._declined, self._offered)  # offers only more later
+            self._offered = 0  # (gnubg's own rule: ms.fResignationDeclined)
         if on_roll != side:
             self._ready_since = self._ready_key = None  # the next throw waits afresh (two
             return  # rolls with no play in a row leave the position as it was)
@@ -387,9 +418,20 @@ class EngineDriver:
         if now - self._ready_since < self.grace:
             self._next = min(self._next, now + WAIT_S)
             return
+        mine = position_of(g["position_id"], side)
+        if "raccoon" in allowed and self.engine.raccoon(mine, self._context(st, side)):
+            self.raccoons += 1  # the person beavered the engine's double
+            self.link.command("raccoon")
+            return
+        if "resign" in allowed:
+            level = self.engine.resignation(mine, self._context(st, side))
+            if level > self._declined:
+                self.resigned += 1
+                self._offered = level
+                self.link.command("resign", level=level)
+                return
         if "double" in allowed:
-            advice = self.engine.cube(position_of(g["position_id"], side),
-                                      self._context(st, side))
+            advice = self.engine.cube(mine, self._context(st, side))
             if advice.double:
                 self.doubles += 1
                 self.link.command("double")
@@ -421,10 +463,11 @@ class EngineDriver:
 
     def summary(self):
         return ("engine: %d play(s) as gnubg chose them, %d otherwise; %d double(s), %d "
-                "take(s), %d drop(s); %d resignation(s) accepted, %d rejected; gnubg restarted "
-                "%d time(s)" % (self.plays, len(self.mismatches), self.doubles, self.takes,
-                                self.drops, self.accepted, self.rejected,
-                                self.engine.restarts))
+                "take(s), %d drop(s), %d beaver(s), %d raccoon(s); %d resignation(s) offered; "
+                "%d resignation(s) accepted, %d rejected; gnubg restarted %d time(s)" % (
+                    self.plays, len(self.mismatches), self.doubles, self.takes, self.drops,
+                    self.beavers, self.raccoons, self.resigned, self.accepted, self.rejected,
+                    self.engine.restarts))
 
 
 def engine_name(level):

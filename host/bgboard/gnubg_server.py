@@ -7,7 +7,14 @@ stderr, so that stdout carries answers only):
     {"op": "play", "position": ID, "dice": [a, b], "ctx": CTX, "level": LEVEL}
         -> {"moves": [[from, to], ...]}   one per die, the mover's numbering (25 bar, 0 off)
     {"op": "cube", "position": ID, "ctx": CTX, "level": LEVEL}
-        -> {"double": bool, "take": bool, "beaver": bool, "equities": {...}, "text": words}
+        -> {"double": bool, "take": bool, "beaver": bool, "equities": {...}, "text": words,
+            "code": n}
+           gnubg's cube decision (`cfevaluate`): n is its cubedecision (eval.h), text its
+           words for it ("No double, beaver")
+    {"op": "resign", "position": ID, "ctx": CTX}
+        -> {"level": 0..3, "class": c, "probabilities": [5 floats]}
+           whether the mover should resign, and what (1 single, 2 gammon, 3 backgammon; 0
+           play on): gnubg's own rule for its computer player (below, `resign`)
     {"op": "evaluate", "position": ID, "ctx": CTX, "level": LEVEL}
         -> {"probabilities": [win, win gammon, win bg, lose gammon, lose bg], "equity": e}
            cubeless, for the mover (gnubg's `evaluate`)
@@ -32,6 +39,7 @@ An answer that fails is {"error": words}; the process goes on.
 
 import json
 import os
+import struct
 import sys
 
 import gnubg  # noqa: F401 - gnubg's embedded module: only inside gnubg
@@ -62,9 +70,17 @@ def _set_rules(ctx):
 def _context(ctx):
     _set_rules(ctx)
     score = ctx.get("score") or (0, 0)
-    return gnubg.cubeinfo(int(ctx.get("cube", 1)), int(ctx.get("owner", -1)),
-                          int(ctx.get("player", 0)), int(ctx.get("length", 0)),
-                          (int(score[0]), int(score[1])), int(bool(ctx.get("crawford"))), 0)
+    ci = gnubg.cubeinfo(int(ctx.get("cube", 1)), int(ctx.get("owner", -1)),
+                        int(ctx.get("player", 0)), int(ctx.get("length", 0)),
+                        (int(score[0]), int(score[1])), int(bool(ctx.get("crawford"))), 0)
+    # gnubg 1.07's cubeinfo() takes its beavers from the match state's count of beavers
+    # turned so far (python.c: `int fBeavers = ms.cBeavers`), not from `set beavers`: 0 in
+    # this process, so that cfevaluate would never answer a beaver. The rules are set in the
+    # dict (gnubg reads it back with its gammon prices computed again).
+    money = not ctx.get("length")
+    ci["beavers"] = 1 if money and ctx.get("beavers") else 0
+    ci["jacoby"] = 1 if money and ctx.get("jacoby") else 0
+    return ci
 
 
 def _level(level):
@@ -86,6 +102,14 @@ def play(req):
     return {"moves": moves}
 
 
+# gnubg's cube decisions (eval.h's enum cubedecision, the `code` cfevaluate returns) after
+# which its own computer player beavers a double offered to it (play.c, ComputerTurn: "Beaver
+# all night!"): DOUBLE_BEAVER, NODOUBLE_BEAVER, NO_REDOUBLE_BEAVER, OPTIONAL_DOUBLE_BEAVER.
+# eval.c's FindBestCubeDecision answers them in money play with beavers on when the doubler's
+# equity after a take (normalised to the cube) is between -2 and 0.
+BEAVER_CODES = (5, 6, 12, 18)
+
+
 def cube(req):
     board = gnubg.positionfromid(req["position"])
     ci = _context(req["ctx"])
@@ -94,12 +118,67 @@ def cube(req):
     # From the doubler's side, for a cube of 1: "take" is the equity if the opponent takes,
     # "drop" if it drops. Doubling pays when both beat playing on; the opponent takes when
     # taking leaves the doubler less than a drop would.
-    money = not req["ctx"].get("length")
     return {"double": min(take, drop) > nodouble, "take": take <= drop,
-            "beaver": bool(money and req["ctx"].get("beavers") and take < 0.0),
+            "beaver": code in BEAVER_CODES,
             "equities": {"optimal": optimal, "no_double": nodouble, "take": take,
                          "drop": drop},
-            "text": text}
+            "text": text, "code": code}
+
+
+# eval.h's positionclass: CLASS_RACE and the classes below it (bearoff databases,
+# hypergammon, over) are the positions gnubg's computer player considers resigning in.
+CLASS_RACE = 8
+# gnubg's evaluation for that decision (play.c, ComputerTurn: "no point wasting time over
+# the decision, so only evaluate at 0 plies"): cubeless, 0-ply, deterministic.
+RESIGN_LEVEL = {"cubeful": 0, "plies": 0, "deterministic": 1, "prune": 0, "noise": 0.0}
+
+
+def _f(x):
+    # gnubg computes in C floats: round each step as it does, so that its equalities hold
+    # here as there.
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def _utility(p, ci):
+    # eval.c's Utility: cubeless equity (money) or its match-play counterpart, for the mover.
+    win, wg, wbg, lg, lbg = (_f(x) for x in p)
+    (g0, g1), (b0, b1) = ci["gammonprice"]
+    if not ci["matchto"]:
+        return _f(_f(_f(_f(win * 2.0) - 1.0) + _f(_f(wg - lg) * g0)) + _f(_f(wbg - lbg) * b0))
+    gp = (g0, g1, b0, b1)
+    me = 1 if ci["move"] else 0
+    u = _f(_f(win * 2.0) - 1.0)
+    u = _f(u + _f(wg * gp[me]))
+    u = _f(u - _f(lg * gp[1 - me]))
+    u = _f(u + _f(wbg * gp[2 + me]))
+    return _f(u - _f(lbg * gp[2 + 1 - me]))
+
+
+def resign(req):
+    """gnubg's own resignation rule (play.c's ComputerTurn, before it doubles or moves): in
+    a race or a bear-off (ClassifyPosition <= CLASS_RACE) it asks getResignation (eval.c)
+    with a 0-ply cubeless evaluation. That resigns at the lowest level whose loss is worth
+    exactly what playing on is worth (Utility equal: the evaluation says nothing better
+    can happen), a backgammon only while one is possible, and a single instead of a
+    gammon or backgammon where the Jacoby rule makes them count single (money, cube
+    centred)."""
+    board = gnubg.positionfromid(req["position"])
+    ci = _context(req["ctx"])
+    kind = gnubg.classifypos(board)
+    if kind > CLASS_RACE:
+        return {"level": 0, "class": kind, "probabilities": None}
+    out = gnubg.evaluate(board, ci, RESIGN_LEVEL)
+    p = list(out[:5])
+    play = _utility(p, ci)
+    single = bool(not ci["matchto"] and ci["jacoby"] and ci["cubeowner"] == -1)
+    level = 0
+    if p[4] > 0.0 and _utility([0.0, 0.0, 0.0, 1.0, 1.0], ci) == play:
+        level = 1 if single else 3
+    elif p[3] > 0.0 and _utility([0.0, 0.0, 0.0, 1.0, 0.0], ci) == play:
+        level = 1 if single else 2
+    elif _utility([0.0, 0.0, 0.0, 0.0, 0.0], ci) == play:
+        level = 1
+    return {"level": level, "class": kind, "probabilities": p}
 
 
 def evaluate(req):
@@ -149,7 +228,7 @@ def hint(req):
     return {"plays": plays}
 
 
-OPS = {"play": play, "hint": hint, "cube": cube, "evaluate": evaluate,
+OPS = {"play": play, "hint": hint, "cube": cube, "resign": resign, "evaluate": evaluate,
        "ping": lambda req: {"pong": True}}
 
 

@@ -173,3 +173,59 @@ def test_missing_gnubg_says_how_to_install_it(tmp_path, monkeypatch):
     with pytest.raises(EngineError):
         e.start()
     e.close()
+
+
+def test_the_engine_beavers_where_gnubg_itself_says_beaver(engine, tmp_path):
+    """The starting position with the mover doubling at once: gnubg's own cube analysis (its
+    `hint`, in a gnubg of its own with beavers allowed) says "No double, beaver"; the
+    engine's advice is the beaver, in money play with beavers only."""
+    from bgcore.matchid import encode
+    from test_host_gnubg import run_gnubg
+
+    start = Position.initial()
+    mid = encode({"cube": 1, "cube_owner": None, "on_roll": 0, "crawford": False,
+                  "game_state": "playing", "turn": 0, "double_offered": False,
+                  "resignation": 0, "dice": [], "match_length": 0, "score": [0, 0],
+                  "jacoby": False})
+    out = run_gnubg(str(tmp_path), [("h", ["set player 0 human", "set player 1 human",
+                                           "set beavers 3", "set jacoby off", "new session",
+                                           "set matchid %s" % mid, "set turn 0",
+                                           "set board %s" % start.to_id(), "hint"])])["h"]
+    assert "Proper cube action: No double, beaver" in out, out[-800:]
+    advice = engine.cube(start, Context(beavers=True))
+    assert advice.beaver and advice.take and not advice.double
+    assert advice.text == "No double, beaver" and advice.code == 6
+    for ctx in (Context(), Context(length=5), Context(length=5, beavers=True)):
+        other = engine.cube(start, ctx)  # no beavers allowed: a take
+        assert not other.beaver and other.take and other.text == "No double, take", ctx
+    assert engine.cube(start, Context(beavers=True, jacoby=True)).beaver
+
+
+def test_the_engine_raccoons_a_beaver_only_of_a_double_gnubg_would_make(engine):
+    # A race the engine leads well (gnubg: "Redouble, pass" with the cube on its side): a
+    # beaver of its double is a blunder, and the engine raccoons. At the start it does not.
+    ahead = Position(_side({6: 3, 5: 3, 4: 3, 3: 3, 2: 3}), _side({6: 4, 5: 4, 4: 4, 3: 3}))
+    beavered = Context(player=0, cube=4, owner=1, beavers=True)
+    assert engine.cube(ahead, beavered._replace(owner=0)).text == "Redouble, pass"
+    assert engine.raccoon(ahead, beavered)
+    assert not engine.raccoon(Position.initial(), beavered)
+
+
+def test_the_engine_resigns_as_gnubg_resigns(engine):
+    """gnubg's rule for its own player: in a race or bear-off, the lowest level that the
+    position loses for certain at 0-ply; never in contact; a single under the Jacoby rule
+    with the cube centred."""
+    # the opponent bears off its last checker next; the mover cannot finish first
+    single = Position(_side({6: 5}), _side({1: 1}))  # 10 off: a single loss
+    gammon = Position(_side({12: 15}), _side({1: 1}))  # none off, none in the far home
+    backgammon = Position(_side({20: 15}), _side({1: 1}))  # all in the winner's home
+    lost_race = Position(_side({19: 5, 20: 5, 21: 5}), _side({1: 5, 2: 5, 3: 5}))
+    for position, level in ((single, 1), (gammon, 2), (backgammon, 3)):
+        assert engine.resignation(position, Context()) == level
+        assert engine.resignation(position, Context(length=7, score=(2, 3))) == level
+        assert engine.resignation(position, Context(jacoby=True)) == 1  # counts single
+        assert engine.resignation(position, Context(jacoby=True, cube=2, owner=1)) == level
+    # not lost for certain (a 6-6 now and then), or contact: play on
+    assert engine.resignation(lost_race, Context()) == 0
+    assert engine.resignation(Position.initial(), Context()) == 0
+    assert engine.resignation(Position(_side({6: 3}), _side({1: 1})), Context()) == 0

@@ -15,21 +15,36 @@ class ScriptedLink:
     def __init__(self, states):
         self.states = list(states)
         self.sent = []
+        self.args = []  # each sent command's arguments
         self.on_live = None
 
     def command(self, name, **args):
         if name == "state":
             return self.states.pop(0)
         self.sent.append(name)
+        self.args.append(args)
         return {}
 
 
-def state(player, allowed, dice=()):
-    return {"phase": "playing", "settings": {"rules": {}},
-            "match": {"length": 3, "score": [0, 0], "crawford": False},
-            "game": {"player": player, "dice": list(dice), "cube": 1, "cube_owner": None,
-                     "position_id": CLOSED, "match_id": "cAkAAAAAAAAA", "allowed": allowed,
+def state(player, allowed, dice=(), length=3, rules=None, cube=1, owner=None,
+          position=CLOSED, resignation=0):
+    from bgcore.matchid import encode
+
+    mid = encode({"cube": cube, "cube_owner": owner, "on_roll": player, "crawford": False,
+                  "game_state": "playing", "turn": player, "double_offered": False,
+                  "resignation": resignation, "dice": list(dice), "match_length": length,
+                  "score": [0, 0], "jacoby": False})
+    return {"phase": "playing", "settings": {"rules": rules or {}},
+            "match": {"length": length, "score": [0, 0], "crawford": False},
+            "game": {"player": player, "dice": list(dice), "cube": cube, "cube_owner": owner,
+                     "position_id": position, "match_id": mid, "allowed": allowed,
                      "moves": []}}
+
+
+def _steps(driver, n):
+    for _ in range(n):
+        driver._next = 0.0
+        driver.step()
 
 
 @pytest.fixture(scope="module")
@@ -99,3 +114,92 @@ def test_a_hint_is_for_the_person_on_roll_with_dice_and_lights_the_best_play(eng
     (rated,) = view["ratings"]
     assert rated["play"] == "8/7 8/5" and rated["mark"] == "very bad"
     assert rated["best"] == "8/5 6/5" and view["tally"]["very bad"] == 1
+
+
+MONEY = {"length": 0, "rules": {"beavers": True, "raccoons": True}}
+
+
+def _side(points):
+    counts = [0] * 26
+    for p, n in points.items():
+        counts[p] = n
+    return counts
+
+
+def test_a_double_gnubg_calls_a_beaver_is_beavered_and_a_refusal_is_asked_again(engine):
+    # The person (white) doubles in the starting position: gnubg says "No double, beaver".
+    doubled = state(0, ["take", "drop", "beaver"], **MONEY)
+    link = ScriptedLink([doubled])
+    driver = EngineDriver(engine, 1, link)
+    _steps(driver, 1)
+    assert link.sent == ["beaver"] and driver.beavers == 1 and driver.takes == 0
+    # without beavers (match play): a take
+    link = ScriptedLink([state(0, ["take", "drop"])])
+    _steps(EngineDriver(engine, 1, link), 1)
+    assert link.sent == ["take"]
+    # gnubg refuses once (an error answer): nothing is sent, the same decision is asked
+    # again from the board's state and made
+    real = engine.ask
+    failed = []
+
+    def refuse_once(request):
+        if request["op"] == "cube" and not failed:
+            failed.append(request)
+            return real({"op": "no such op"})  # gnubg's own error answer
+        return real(request)
+
+    said = []
+    engine.ask = refuse_once
+    try:
+        link = ScriptedLink([doubled, doubled])
+        driver = EngineDriver(engine, 1, link, say=said.append)
+        _steps(driver, 2)
+    finally:
+        engine.ask = real
+    assert failed and link.sent == ["beaver"] and "asking again" in said[0], said
+
+
+def test_a_beaver_of_the_engines_double_is_raccooned_when_gnubg_would_double(engine):
+    from bgcore import Position
+
+    ahead = Position(_side({6: 3, 5: 3, 4: 3, 3: 3, 2: 3}), _side({6: 4, 5: 4, 4: 4, 3: 3}))
+    # the engine (black) on roll, its double beavered (cube 4 on white's side)
+    beavered = dict(MONEY, cube=4, owner=0, position=ahead.swapped().to_id())
+    link = ScriptedLink([state(1, ["roll", "raccoon"], **beavered)])
+    driver = EngineDriver(engine, 1, link)
+    _steps(driver, 1)
+    assert link.sent == ["raccoon"] and driver.raccoons == 1
+    # at the start a beaver is right: the engine just throws
+    link = ScriptedLink([state(1, ["roll", "raccoon"], **dict(beavered, position=CLOSED))])
+    _steps(EngineDriver(engine, 1, link), 1)
+    assert link.sent == ["roll"]
+
+
+def test_the_engine_resigns_what_gnubg_says_and_offers_no_less_once_rejected(engine):
+    from bgcore import Position
+
+    # black (the engine) cannot bear off before white's last checker: a gammon
+    lost = Position(_side({12: 15}), _side({1: 1})).swapped().to_id()  # white's view
+    on_roll = state(1, ["roll", "double", "resign"], position=lost)
+    offered = state(1, ["accept_resignation", "reject_resignation", "demand"], position=lost,
+                    resignation=2)
+    link = ScriptedLink([on_roll, offered, on_roll])
+    driver = EngineDriver(engine, 1, link)
+    _steps(driver, 3)  # resigns a gammon, waits for the answer, rejected: throws
+    assert link.sent == ["resign", "roll"] and link.args[0] == {"level": 2}
+    assert driver.resigned == 1
+    # a demand for a backgammon: gnubg would not resign that much, the engine plays on
+    link = ScriptedLink([on_roll, state(1, ["accept_resignation", "reject_resignation"],
+                                        position=lost, resignation=3)])
+    driver = EngineDriver(engine, 1, link)
+    _steps(driver, 2)
+    assert link.sent == ["resign", "reject"]
+
+
+def test_the_persons_resignation_is_answered(engine):
+    # White resigns a single at the start: more than the engine expects, accepted.
+    link = ScriptedLink([state(0, ["accept_resignation", "reject_resignation", "demand"],
+                               resignation=1)])
+    driver = EngineDriver(engine, 1, link)
+    _steps(driver, 1)
+    assert link.sent == ["accept"] and driver.accepted == 1

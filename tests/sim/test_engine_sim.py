@@ -35,7 +35,9 @@ def _engine(*args, **kw):
 
 def _figures(out):
     m = re.search(r"engine: (\d+) play\(s\) as gnubg chose them, (\d+) otherwise; (\d+) "
-                  r"double\(s\), (\d+) take\(s\), (\d+) drop\(s\); \d+ resignation\(s\) accepted, "
+                  r"double\(s\), (\d+) take\(s\), (\d+) drop\(s\), \d+ beaver\(s\), "
+                  r"\d+ raccoon\(s\); \d+ resignation\(s\) offered; \d+ resignation\(s\) "
+                  r"accepted, "
                   r"\d+ rejected; gnubg restarted (\d+)", out)
     g = re.search(r"guided: (\d+) engine play\(s\) made by the hands as lit \((\d+) "
                   r"checker\(s\) lit first, (\d+) not\); (\d+) wrong play\(s\) made on "
