@@ -4,7 +4,9 @@ The host watches the board's state. On the engine's turn it asks gnubg whether t
 (then sends `double`) or throws (`roll`); when the engine has thrown, it asks for gnubg's
 play and sends it to the board as a `guide` (docs/protocol.md): the board lights it one
 checker at a time, the person moves the engine's checkers, and the board commits nothing
-else. A double offered to the engine is taken or dropped as gnubg says. The state is asked
+else. A double offered to the engine is taken, dropped or beavered as gnubg says, a beaver
+of its double raccooned when gnubg would double, and the engine resigns where gnubg's own
+player does (bgboard.engine: raccoon, resignation). The state is asked
 again after every answer: a gnubg process that died is started again and asked the same
 (bgboard.engine), and a board put back to its journal is guided again.
 """

@@ -56,7 +56,8 @@ _game = []  # a game in gnubg's own match (for `hint`), started once
 
 
 def _set_rules(ctx):
-    # cubeinfo() takes the Jacoby rule and beavers from gnubg's settings.
+    # gnubg's settings, for its own game (`hint`); the cube information the evaluations
+    # take has the rules set in it too (_context).
     jacoby = bool(ctx.get("jacoby"))
     if _rules["jacoby"] != jacoby:
         gnubg.command("set jacoby %s" % ("on" if jacoby else "off"))
