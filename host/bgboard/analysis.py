@@ -33,7 +33,7 @@ import subprocess
 import tempfile
 import time
 
-from bgboard.engine import EngineError, find_gnubg
+from bgboard.engine import EngineError, find_gnubg, spawn_gnubg
 from bgboard.matfile import LEFT_WIDTH
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gnubg_analyse.py")
@@ -131,11 +131,7 @@ class _Process:
         self.home = tempfile.mkdtemp(prefix="bgboard-analyse-")
         self.err = open(os.path.join(self.home, "stderr.txt"), "wb")
         try:
-            self.proc = subprocess.Popen([program, "-t", "-q", "-p", SCRIPT],
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self.err, cwd=self.home,
-                                         env=dict(os.environ, HOME=self.home),
-                                         start_new_session=True)
+            self.proc = spawn_gnubg(program, SCRIPT, self.home, self.err)
         except OSError as e:
             self.close()
             raise EngineError("cannot start gnubg (%s): %s" % (program, e)) from None

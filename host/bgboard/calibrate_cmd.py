@@ -3,8 +3,7 @@
 
 import click
 
-from bgboard.cli_common import LinkFailure, connect, open_link, port_option
-from bgboard.link import LinkError, Refused
+from bgboard.cli_common import port_option, session
 
 
 def _ask(step, prompt, yes):
@@ -31,9 +30,7 @@ def calibrate(port, yes, no_save):
                 progress["last"] = pct
                 click.echo("  measuring... %s%%" % pct, err=True)
 
-    link = open_link(port, timeout=60.0, on_live=on_live)
-    connect(link)
-    try:
+    with session(port, 60.0, on_live=on_live) as link:
         _ask("Step 1 of 4: take every checker off the board (the tray too) and keep "
              "magnets and phones away.", "Press Enter when the board is empty", yes)
         click.echo("Measuring the empty board...")
@@ -71,12 +68,6 @@ def calibrate(port, yes, no_save):
         click.echo("Calibration stored.%s" % (" Faulty slots: %s."
                                                % ", ".join(str(s) for s in faulty)
                                                if faulty else ""))
-    except Refused as e:
-        raise click.UsageError(str(e)) from None
-    except LinkError as e:
-        raise LinkFailure(str(e)) from None
-    finally:
-        link.close()
 
 
 COMMANDS = [calibrate]

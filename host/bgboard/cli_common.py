@@ -145,10 +145,10 @@ def connect(link, wait=False):
 
 
 @contextlib.contextmanager
-def session(port, timeout=5.0):
+def session(port, timeout=5.0, **callbacks):
     """A connected link for one command line: the board's refusal is one line and exit 2,
-    a lost link one line and exit 1 (LinkFailure)."""
-    link = open_link(port, timeout=timeout)
+    a lost link one line and exit 1 (LinkFailure). callbacks: open_link's (on_live...)."""
+    link = open_link(port, timeout=timeout, **callbacks)
     connect(link)
     try:
         yield link

@@ -117,6 +117,16 @@ def mark(lost):
     return ""
 
 
+def spawn_gnubg(program, script, home, err):
+    """gnubg without its GUI running `script` (its embedded Python), in `home` as its own
+    settings folder (not the user's ~/.gnubg), stderr to the file `err`; OSError if it
+    cannot start."""
+    return subprocess.Popen([program, "-t", "-q", "-p", script],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                            cwd=home, env=dict(os.environ, HOME=home),
+                            start_new_session=True)
+
+
 def find_gnubg():
     """The gnubg program: BGBOARD_GNUBG, else gnubg on PATH, else Debian's /usr/games/gnubg.
     EngineMissing if none."""
@@ -165,11 +175,7 @@ class Engine:
             self._home = tempfile.mkdtemp(prefix="bgboard-gnubg-")
         self._err = open(os.path.join(self._home, "stderr.txt"), "ab")
         try:
-            self.proc = subprocess.Popen([program, "-t", "-q", "-p", SERVER],
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self._err, cwd=self._home,
-                                         env=dict(os.environ, HOME=self._home),
-                                         start_new_session=True)
+            self.proc = spawn_gnubg(program, SERVER, self._home, self._err)
         except OSError as e:
             raise EngineMissing("%s (%s: %s)" % (INSTALL, program, e)) from None
         self._buf = b""
