@@ -27,6 +27,22 @@ if HOST_TESTS not in sys.path:
 ENGINE = "gnubg expert"  # the engine's name in the logs (black, player 1)
 
 
+def _finish(run, timeout):
+    """run.communicate(timeout): on a timeout the command is stopped as a user stops it
+    (SIGTERM: it stops its virtual board, whose process is a session of its own) before the
+    test fails, so that no board is left running for the rest of the suite."""
+    try:
+        return run.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        run.terminate()
+        try:
+            run.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            run.kill()
+            run.communicate()
+        raise
+
+
 def _engine(*args, **kw):
     return subprocess.Popen([os.path.join(BIN, "bgboard"), "engine", "--sim", "--autoplay"]
                             + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -57,7 +73,7 @@ def test_a_match_against_gnubg_guided_on_the_leds_and_logged(tmp_path):
     log = str(tmp_path / "log")
     run = _engine("--seed", "5", "--match", "3", "--wrong-pct", "20", "--log", log,
                   "--flash-blunders")
-    out, err = run.communicate(timeout=600)
+    out, err = _finish(run, 600)
     assert run.returncode == 0, err[-2000:]
     assert "0 mismatch(es), 0 stuck" in out
     (plays, other, doubles, takes, drops, restarts), (guided, lit, unlit, wrong, shown,
@@ -129,7 +145,7 @@ def test_gnubg_killed_mid_match_is_restarted_and_the_match_goes_on(tmp_path):
                 if killed is not None:
                     os.kill(killed, signal.SIGKILL)  # the engine's own process, by its id
         assert killed is not None, "the match ended before gnubg could be killed"
-        out, err = run.communicate(timeout=600)
+        out, err = _finish(run, 600)
     finally:
         if run.poll() is None:
             run.kill()
@@ -147,7 +163,7 @@ def test_a_money_session_against_gnubg(tmp_path):
 
     log = str(tmp_path / "log")
     run = _engine("--seed", "2", "--games", "2", "--log", log)
-    out, err = run.communicate(timeout=600)
+    out, err = _finish(run, 600)
     assert run.returncode == 0, err[-2000:]
     (plays, other, doubles, takes, *_rest), (guided, lit, unlit, *_w) = _figures(out)
     assert other == 0 and plays == guided >= 20 and unlit == 0
@@ -167,7 +183,7 @@ def test_a_money_session_against_gnubg(tmp_path):
 
 def test_without_gnubg_one_line_says_how_to_install_it(tmp_path):
     run = _engine("--seed", "1", env=dict(os.environ, BGBOARD_GNUBG=str(tmp_path / "none")))
-    out, err = run.communicate(timeout=60)
+    out, err = _finish(run, 60)
     assert run.returncode == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("bgboard: GNU Backgammon (gnubg) is not "
