@@ -33,7 +33,7 @@ import subprocess
 import tempfile
 import time
 
-from bgboard.engine import EngineError, find_gnubg, spawn_gnubg
+from bgboard.engine import EngineError, find_gnubg, spawn_gnubg, stop_gnubg
 from bgboard.matfile import LEFT_WIDTH
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gnubg_analyse.py")
@@ -180,14 +180,7 @@ class _Process:
     def close(self):
         proc = getattr(self, "proc", None)
         if proc is not None:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait(10)
-            for f in (proc.stdin, proc.stdout):
-                try:
-                    f.close()
-                except OSError:
-                    pass
+            stop_gnubg(proc)
         self.err.close()
         shutil.rmtree(self.home, ignore_errors=True)
 

@@ -127,6 +127,18 @@ def spawn_gnubg(program, script, home, err):
                             start_new_session=True)
 
 
+def stop_gnubg(proc):
+    """Kill a gnubg started by spawn_gnubg (if it still runs) and close its pipes."""
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(10)
+    for f in (proc.stdin, proc.stdout):
+        try:
+            f.close()
+        except OSError:
+            pass
+
+
 def find_gnubg():
     """The gnubg program: BGBOARD_GNUBG, else gnubg on PATH, else Debian's /usr/games/gnubg.
     EngineMissing if none."""
@@ -214,14 +226,7 @@ class Engine:
     def _kill(self):
         proc, self.proc = self.proc, None
         if proc is not None:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait(10)
-            for f in (proc.stdin, proc.stdout):
-                try:
-                    f.close()
-                except OSError:
-                    pass
+            stop_gnubg(proc)
         err = getattr(self, "_err", None)
         if err is not None:
             err.close()
