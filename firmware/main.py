@@ -1,8 +1,8 @@
-# bgboard firmware on a Raspberry Pi Pico: the Pico's drivers wired to the board's logic.
-# The pin map is hardware/pinmap.json, copied to the board's flash as pinmap.json; the field
-# table, when present, as field.json (the bgboard flash tool writes both).
-# On the MicroPython unix port this is the virtual board (bgboard sim, sim/device.py): the
-# same logic on simulated hardware, which the simulator supplies in place of the drivers.
+# bgboard firmware on a Raspberry Pi Pico: the Pico's entry, and only the Pico's: its drivers
+# wired to the board's logic. The pin map is hardware/pinmap.json, copied to the board's flash
+# as pinmap.json; the field table, when present, as field.json (the bgboard flash tool writes
+# both). The virtual board on the MicroPython unix port has its own entry beside its
+# simulated hardware (sim/device.py starts sim.serial_board where a Pico runs main.py).
 
 import gc
 import json
@@ -32,13 +32,6 @@ def main():
     pinmap = _load("pinmap.json")
     if pinmap is None:
         raise SystemExit("pinmap.json is missing: flash the firmware with bgboard flash")
-    if sys.platform == "linux":
-        from sim.serial_board import main as virtual_board
-
-        del pinmap
-        # "." (the flash, the current folder): the unix port's VfsPosix mounted at "/"
-        # cannot rename one absolute path to another, which the journal does.
-        return virtual_board(["--flash", ".", "--pinmap", "pinmap.json"] + sys.argv[1:])
     return pico(pinmap)
 
 

@@ -1,5 +1,6 @@
 """The dependencies point one way (README, "What is where"): bgcore and bgwire import nothing
-of ours, bgcore not even bgwire; the core's tests need bgcore alone."""
+of ours, bgcore not even bgwire; the core's tests need bgcore alone; main.py is the Pico's
+entry alone (the virtual board's is the sim's)."""
 
 import ast
 import glob
@@ -41,6 +42,10 @@ def test_bgcore_imports_only_itself():
 def test_the_core_tests_need_bgcore_alone():
     assert {f: n - {"bgcore"} for f, n in ours("tests/core/*.py").items()
             if n - {"bgcore"}} == {}
+
+
+def test_main_py_is_the_picos_entry_alone():
+    assert "sim" not in ours("firmware/main.py")["firmware/main.py"]
 
 
 def test_the_finder_sees_lazy_imports():
