@@ -1,8 +1,9 @@
-# bgboard firmware on a Raspberry Pi Pico: the Pico's drivers wired to the board's logic.
-# The pin map is hardware/pinmap.json, copied to the board's flash as pinmap.json; the field
-# table, when present, as field.json (the bgboard flash tool writes both).
-# On the MicroPython unix port this is the virtual board (bgboard sim, sim/device.py): the
-# same logic on simulated hardware, which the simulator supplies in place of the drivers.
+# bgboard firmware on a Raspberry Pi Pico: the Pico's entry, and only the Pico's. It builds
+# the machine.Pin, ADC and neopixel objects from the pin map (hardware/pinmap.json, copied to
+# the board's flash as pinmap.json by bgboard flash; the field table, when present, as
+# field.json), hands them to the drivers (drivers/, which read no pin map), and wires the
+# drivers to the board's logic (board.app). The virtual board on the MicroPython unix port
+# has its own entry beside its simulated hardware (sim/device.py, sim.serial_board).
 
 import gc
 import json
@@ -27,22 +28,71 @@ def _load(name):
         return None
 
 
+def _gpio(entry):
+    # A pin map GPIO entry: its number, or {"pin": n, ...}.
+    return entry["pin"] if isinstance(entry, dict) else entry
+
+
+def make_scanner(pinmap):
+    """The hall-sensor scanner on the pin map's mux and bank lines, its ADC and slot table."""
+    from machine import ADC, Pin
+
+    from board.layout import slot_table
+    from drivers.rp2_sensors import Rp2Sensors
+
+    gpio = pinmap["gpio"]
+    sensors = pinmap["sensors"]
+    enable = gpio["bank_enable"]
+    on = enable.get("active", 0) if isinstance(enable, dict) else 0
+    return Rp2Sensors([Pin(n, Pin.OUT, value=0) for n in gpio["mux_select"]],
+                      [Pin(n, Pin.OUT, value=0) for n in gpio["bank_select"]],
+                      Pin(_gpio(enable), Pin.OUT, value=1 - on),  # all banks off
+                      ADC(Pin(_gpio(gpio["adc"]))), slot_table(sensors), on,
+                      sensors.get("bank_power_up_us", 500), sensors.get("mux_settle_us", 0))
+
+
+def make_leds(pinmap):
+    from machine import Pin
+
+    from drivers.rp2_leds import Rp2Leds
+
+    leds = pinmap["leds"]
+    return Rp2Leds(Pin(_gpio(pinmap["gpio"]["led_data"]), Pin.OUT), leds["count"],
+                   leds.get("order", "GRB"))
+
+
+def make_buttons(pinmap):
+    """The six buttons: the pin map names them, the contract (bgwire) numbers their bits."""
+    from machine import Pin
+
+    from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO
+    from drivers.rp2_buttons import Rp2Buttons
+
+    buttons = pinmap["gpio"]["buttons"]
+    table = []
+    for name, bit in (("roll", ROLL), ("double", DOUBLE), ("take", TAKE), ("drop", DROP),
+                      ("undo_verify", UNDO), ("menu", MENU)):
+        b = buttons[name]
+        pull = Pin.PULL_UP if b.get("pull") == "up" else Pin.PULL_DOWN
+        table.append((Pin(b["pin"], Pin.IN, pull), bit, b.get("active", 0)))
+    return Rp2Buttons(table)
+
+
+def make_supply(pinmap):
+    from machine import Pin
+
+    from drivers.rp2_supply import Rp2Supply
+
+    sense = pinmap["gpio"]["power_sense"]
+    return Rp2Supply(Pin(_gpio(sense), Pin.IN), sense.get("active", 1))
+
+
 def main():
     _check_version()
     pinmap = _load("pinmap.json")
     if pinmap is None:
         raise SystemExit("pinmap.json is missing: flash the firmware with bgboard flash")
-    if sys.platform == "linux":
-        from sim.serial_board import main as virtual_board
 
-        del pinmap
-        # "." (the flash, the current folder): the unix port's VfsPosix mounted at "/"
-        # cannot rename one absolute path to another, which the journal does.
-        return virtual_board(["--flash", ".", "--pinmap", "pinmap.json"] + sys.argv[1:])
-    return pico(pinmap)
-
-
-def pico(pinmap):
     import random
     import time
     from array import array
@@ -50,24 +100,20 @@ def pico(pinmap):
     from board.app import App, Hardware
     from board.sensing import Field
     from board.storage import FlashStorage
-    from drivers.rp2_buttons import Rp2Buttons
-    from drivers.rp2_leds import Rp2Leds
-    from drivers.rp2_sensors import Rp2Sensors
-    from drivers.rp2_supply import Rp2Supply
     from drivers.rp2_watchdog import Rp2Watchdog
     from drivers.usb_link import UsbLink
 
     # The big buffers first, before anything fragments the heap.
     raw = array("H", bytes(256))
-    scanner = Rp2Sensors(pinmap)
-    leds = Rp2Leds(pinmap)
-    buttons = Rp2Buttons(pinmap)
+    scanner = make_scanner(pinmap)
+    leds = make_leds(pinmap)
+    buttons = make_buttons(pinmap)
     table = _load("field.json")
     field = Field.from_table(table) if table else None
     del table
     watchdog = Rp2Watchdog()
     hw = Hardware(scanner, time, random, FlashStorage("/"), UsbLink(), leds, buttons,
-                  {"leds": pinmap["leds"]}, field, Rp2Supply(pinmap), watchdog)
+                  {"leds": pinmap["leds"]}, field, make_supply(pinmap), watchdog)
     del pinmap  # the drivers have taken what they need
     gc.collect()
     app = App(hw, raw)
@@ -80,4 +126,5 @@ def pico(pinmap):
         raise  # leaves the watchdog armed: the board resets and resumes.
 
 
-main()
+if __name__ == "__main__":  # a Pico runs /main.py as __main__; tests and benches import it
+    main()

@@ -1,27 +1,18 @@
 # The six buttons (board.hw.Buttons), polled and debounced: a press counts once its level has
-# held for DEBOUNCE_MS. Bits as the contract numbers them (bgwire).
+# held for DEBOUNCE_MS. It takes its buttons from main.py as a table: (machine.Pin input, its
+# bit as the contract numbers them (bgwire), the level it reads while pressed), each Pin set
+# up with its pull as the board is wired (hardware/pinmap.json).
 
 import time
 
-from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO
-from machine import Pin
-
 DEBOUNCE_MS = 30
-# Pin map name (hardware/pinmap.json) -> bit.
-BITS = (("roll", ROLL), ("double", DOUBLE), ("take", TAKE), ("drop", DROP),
-        ("undo_verify", UNDO), ("menu", MENU))
 
 
 class Rp2Buttons:
-    def __init__(self, pinmap):
-        buttons = pinmap["gpio"]["buttons"]
-        self._pins = []
-        self._active = []
-        for name, bit in BITS:
-            b = buttons[name]
-            pull = Pin.PULL_UP if b.get("pull") == "up" else Pin.PULL_DOWN
-            self._pins.append((Pin(b["pin"], Pin.IN, pull), bit))
-            self._active.append(b.get("active", 0))
+    def __init__(self, buttons):
+        """buttons: (pin, bit, active) for each button; pin.value() == active while held."""
+        self._pins = [(pin, bit) for pin, bit, _ in buttons]
+        self._active = [active for _, _, active in buttons]
         self._stable = 0  # mask of buttons held down, debounced
         self._seen = 0  # mask read last time
         self._since = time.ticks_ms()

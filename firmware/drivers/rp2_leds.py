@@ -1,18 +1,18 @@
 # The WS2812 chain (board.hw.Leds) through MicroPython's neopixel: the renderer's RGB frame is
 # copied into the driver's own buffer in the strip's colour order, no allocation per frame.
+# Like neopixel itself it takes the data pin (a machine.Pin, from main.py), the number of
+# LEDs and their colour order (hardware/pinmap.json's "leds").
 
 import micropython
-from machine import Pin
 from neopixel import NeoPixel
 
 
 class Rp2Leds:
-    def __init__(self, pinmap):
-        """pinmap: hardware/pinmap.json as loaded (gpio.led_data, leds.count, leds.order)."""
-        leds = pinmap["leds"]
-        self.count = leds["count"]
-        self._np = NeoPixel(Pin(pinmap["gpio"]["led_data"]["pin"], Pin.OUT), self.count)
-        order = leds.get("order", "GRB")
+    def __init__(self, pin, count, order="GRB"):
+        """pin: the chain's data line (machine.Pin); count: LEDs on it; order: the colour
+        order of each LED's 3 bytes on the wire."""
+        self.count = count
+        self._np = NeoPixel(pin, count)
         # Where red, green and blue go within each LED's 3 bytes.
         self._r = order.index("R")
         self._g = order.index("G")

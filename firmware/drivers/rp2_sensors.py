@@ -1,11 +1,11 @@
 # The Pico's hall-sensor scanner (board.hw.Scanner): 8 banks of 16 sensors, one 74HC4067 per
 # bank into one ADC pin, each bank powered through a 74HC138 output while the enable line is
-# at its active level (low).
+# at its active level (low on the reference board).
 #
-# pinmap: hardware/pinmap.json loaded with json, or its "gpio" section: "mux_select" [S0..S3]
-# and "bank_select" [A0..A2] GPIO numbers, "bank_enable" and "adc" each a GPIO number or
-# {"pin": n, ...} ("active": 0 or 1 for the enable). slot_table: each slot's (bank, channel),
-# board.layout numbering; by default board.layout.slot_table(pinmap["sensors"]).
+# It takes what it drives, as main.py builds it from the pin map (hardware/pinmap.json): the
+# four mux select lines S0..S3 and the three bank select lines A0..A2 (machine.Pin outputs),
+# the bank enable (a Pin output) and its active level, the ADC (machine.ADC on the sensors'
+# common line), and the slot table: each slot's (bank, channel). It reads no pin map itself.
 #
 # Channels are read in Gray-code order, forwards on even banks and backwards on odd ones,
 # so exactly one select line toggles between two readings and none between banks.
@@ -17,49 +17,63 @@
 # work): 7 waits of 0.5 ms, not 8. One bank is on at a time, as before; bank 0 simply stays on
 # between scans. The waits go through time.sleep_us, which the MicroPython port makes a tight
 # loop on the timer. (machine.Pin and machine.ADC calls took 9.4 ms a scan, a viper call per
-# bank 5.8 ms, this 4.3 ms.)
+# bank 5.8 ms, this 4.3 ms.) The registers need each line's bit in SIO's GPIO_OUT, which
+# rp2's Pin does not tell: each pin is flipped and back once at start-up and the bit that
+# changed is its own (the enable's flip powers bank 0 for a few microseconds); the ADC's
+# input is what its first read_u16 chose in CS.
 # The same code checks each reading against the sensing's window for its slot (watch()),
 # which spares board.sensing a pass over all 128 slots in Python (1.7 ms a scan).
-# Elsewhere (another port, the tests' stand-in machine) the same scan goes through
-# machine.Pin and machine.ADC.
+# Elsewhere (another port, the tests' stand-in machine) the same scan goes through the
+# Pin and ADC objects' own calls.
 
 import sys
 import time
 from array import array
 
 import micropython
-from machine import ADC, Pin
-
-from board.layout import slot_table as _slot_table
 
 _GRAY = bytes(k ^ (k >> 1) for k in range(16))
 # RP2040: SIO GPIO_OUT_XOR, ADC CS, ADC RESULT, TIMER TIMERAWL, SIO GPIO_OUT_SET, _CLR.
 _REGISTERS = (0xD000001C, 0x4004C000, 0x4004C004, 0x40054028, 0xD0000014, 0xD0000018)
+_GPIO_OUT = 0xD0000010
 _START_ONCE = 4
-_AINSEL = 12  # CS bits 12..14: the ADC input, GPIO 26 + n
 
 
-def _pin(entry):
-    return entry["pin"] if isinstance(entry, dict) else entry
+def _bit(pin):
+    # The pin's bit in SIO GPIO_OUT: the one that changes when it is flipped (and back).
+    import machine
+
+    mem = machine.mem32  # type: ignore[attr-defined]
+    before = mem[_GPIO_OUT]
+    pin.toggle()
+    bit = mem[_GPIO_OUT] ^ before
+    pin.toggle()
+    if bit == 0 or bit & (bit - 1):
+        raise ValueError("%r: not one GPIO output" % (pin,))
+    return bit
 
 
 class Rp2Sensors:
-    def __init__(self, pinmap, slot_table=None, settle_us=None, mux_settle_us=None):
-        """settle_us: wait after powering a bank before its first reading, mux_settle_us
-        after each select change (defaults: the pin map's "sensors" "bank_power_up_us" and
-        "mux_settle_us", else 500 and 0; the DRV5055 powers up in about 0.2 ms)."""
-        sensors = pinmap.get("sensors", {})
-        gpio = pinmap.get("gpio", pinmap)
-        if slot_table is None:
-            slot_table = _slot_table(sensors)
-        enable = gpio["bank_enable"]
-        self._on = enable.get("active", 0) if isinstance(enable, dict) else 0
-        self._sel = [Pin(n, Pin.OUT, value=0) for n in gpio["mux_select"]]
-        self._bank = [Pin(n, Pin.OUT, value=0) for n in gpio["bank_select"]]
-        self._enable = Pin(_pin(enable), Pin.OUT, value=1 - self._on)
-        self._adc = ADC(Pin(_pin(gpio["adc"])))
+    def __init__(self, mux_select, bank_select, bank_enable, adc, slot_table, enable_active=0,
+                 settle_us=500, mux_settle_us=0):
+        """mux_select: the 4 select lines S0..S3 and bank_select the 3 lines A0..A2
+        (machine.Pin outputs); bank_enable: a Pin output, powering the chosen bank at
+        enable_active; adc: the machine.ADC all banks read through; slot_table: each slot's
+        (bank, channel) (board.layout.slot_table). settle_us: the wait after powering a bank
+        before its first reading (the DRV5055 powers up in about 0.2 ms), mux_settle_us
+        after each select change."""
+        if len(mux_select) != 4 or len(bank_select) != 3:
+            raise ValueError("4 mux select and 3 bank select pins")
+        self._on = enable_active
+        self._sel = list(mux_select)
+        self._bank = list(bank_select)
+        self._enable = bank_enable
+        for p in self._sel + self._bank:
+            p.value(0)
+        bank_enable.value(1 - enable_active)  # all banks off until a scan
+        self._adc = adc
         self._toggle = [p.toggle for p in self._sel]  # bound once: no lookup per reading
-        self._read = self._adc.read_u16
+        self._read = adc.read_u16
         self._registers = None
         self._masks = None
         self._banks = None
@@ -78,24 +92,20 @@ class Rp2Sensors:
         if sys.platform == "rp2":
             import machine
 
-            self._read()  # the ADC powered and its input chosen, as machine.ADC does it
+            self._read()  # the ADC powered and its input chosen in CS, as machine.ADC does
             self._registers = array("I", _REGISTERS)
-            self._masks = array("I", [1 << n for n in gpio["mux_select"]])
+            self._masks = array("I", [_bit(p) for p in self._sel])
             # Per bank, the select lines' OUT bits; then all of them, and the enable's bit
             # to set (on) and to clear (on): one of the two is 0.
-            sel = [1 << n for n in gpio["bank_select"]]
+            sel = [_bit(p) for p in self._bank]
             self._banks = array("I", [sum(sel[i] for i in range(3) if b >> i & 1)
                                       for b in range(8)] + [sum(sel)])
-            en = 1 << _pin(enable)
-            self._banks.append(en if self._on else 0)
-            self._banks.append(0 if self._on else en)
-            cs = machine.mem32[_REGISTERS[1]]  # type: ignore[attr-defined]
-            self._start = (cs & ~(7 << _AINSEL)) | ((_pin(gpio["adc"]) - 26) << _AINSEL) \
-                | _START_ONCE
-        if len(self._sel) != 4 or len(self._bank) != 3:
-            raise ValueError("pin map: 4 mux_select and 3 bank_select pins")
-        self._settle = sensors.get("bank_power_up_us", 500) if settle_us is None else settle_us
-        self._mux_settle = sensors.get("mux_settle_us", 0) if mux_settle_us is None else mux_settle_us
+            en = _bit(bank_enable)
+            self._banks.append(en if enable_active else 0)
+            self._banks.append(0 if enable_active else en)
+            self._start = machine.mem32[_REGISTERS[1]] | _START_ONCE  # type: ignore[attr-defined]
+        self._settle = settle_us
+        self._mux_settle = mux_settle_us
         # Reading order: for each of 8 x 16 steps, the slot it fills (255: unused channel)
         # and the select line to toggle before it (255: none).
         slot_at = bytearray(b"\xff" * 128)

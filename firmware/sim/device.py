@@ -4,11 +4,11 @@
 #
 # FLASH (a folder) becomes the board's flash, mounted at "/"; HW (a folder holding the
 # simulated hardware, the `sim` package) is mounted at /.sim and searched after the flash.
-# At power-up the device runs /main.py from the flash, as a Pico does; the firmware's
-# main.py finds itself on the unix port and wires the simulated hardware in place of the
-# Pico's drivers. stdin/stdout are the board's USB serial. What a host sends there:
+# At power-up, where a Pico runs /main.py (the Pico's entry: its drivers), the device runs
+# the firmware on the flash with simulated hardware in their place (sim.serial_board), if
+# the flash has a main.py. stdin/stdout are the board's USB serial. What a host sends there:
 #
-# - While main.py runs: its protocol lines. Ctrl-C (0x03) interrupts it (the firmware's link
+# - While the firmware runs: its protocol lines. Ctrl-C (0x03) interrupts it (the firmware's link
 #   raises KeyboardInterrupt, as MicroPython's USB stack does) and the REPL takes over.
 # - At the REPL, what mpremote needs (see ../../docs/protocol.md, "The REPL"): Ctrl-A raw
 #   mode, raw-paste mode (Ctrl-E A Ctrl-A), Ctrl-B the friendly REPL, Ctrl-D soft reset.
@@ -18,7 +18,7 @@
 # contract's bgwire.sim.RESET and RESET_RAW, read once the flash is mounted) after
 # saying "MPY: soft reboot": whoever runs the device (bgboard.sim) starts it again on the
 # same serial line with a fresh heap, as a soft reset gives one; from raw mode it comes
-# back in raw mode (--raw) without running main.py, as a Pico does.
+# back in raw mode (--raw) without starting the firmware, as a Pico does.
 
 import sys
 
@@ -176,16 +176,21 @@ def soft_reset(code):
     raise SystemExit(code)
 
 
-def run_main(session):
-    """Power-up or soft reset from the friendly REPL: run /main.py if the flash has one."""
+def start_firmware(options):
+    """Power-up or soft reset from the friendly REPL: where a Pico runs /main.py (the Pico's
+    entry, which builds its drivers), the virtual board runs the firmware on the flash with
+    its simulated hardware (sim.serial_board, the unix port's entry), if the flash has the
+    firmware (a main.py)."""
     try:
-        f = open("/main.py")
+        open("/main.py").close()
     except OSError:
-        return
-    with f:
-        code = f.read()
+        return  # an empty flash: the REPL, as on a Pico without a main.py
     try:
-        exec(code, session)
+        from sim.serial_board import main as virtual_board
+
+        # "." (the flash, the current folder): the unix port's VfsPosix mounted at "/"
+        # cannot rename one absolute path to another, which the journal does.
+        virtual_board(["--flash", ".", "--pinmap", "pinmap.json"] + options)
     except KeyboardInterrupt:
         out("Traceback (most recent call last):\r\n  File \"main.py\"\r\nKeyboardInterrupt: "
             "\r\n")
@@ -218,10 +223,9 @@ def main(argv):
     raw = "--raw" in argv
     options = argv[argv.index("--") + 1:] if "--" in argv else []
     mount(argv[0], argv[1])
-    sys.argv[:] = ["main.py"] + options  # the virtual board's options, for main.py
     session = {"__name__": "__main__"}
     if not raw:
-        run_main(session)
+        start_firmware(options)
     mode = "raw" if raw else "friendly"
     while True:
         mode = raw_repl(session) if mode == "raw" else friendly_repl(session)

@@ -8,11 +8,12 @@ thing); the emulated Pico is bgboard.pico.PicoBoard.
     board.wait()              # until the device stops for good (a thread restarts it
     board.stop()              #   after each reset meanwhile)
 
-The device is firmware/sim/device.py: it mounts the flash folder at "/", runs main.py from
-it (the firmware, which finds simulated hardware in place of the Pico's drivers), and
-speaks MicroPython's REPL on the line, so mpremote works on it as on a Pico. A reset
+The device is firmware/sim/device.py, the unix port's entry: it mounts the flash folder at
+"/" and, where a Pico runs main.py (the Pico's entry, its drivers), starts the firmware on the
+flash with simulated hardware (sim.serial_board), and speaks MicroPython's REPL on the line,
+so mpremote works on it as on a Pico. A reset
 (machine.reset(), a Pico's hard reset, or Ctrl-D's soft reset at the REPL) ends the device
-process with a code saying how to come back (bgwire.sim.RESET: friendly REPL and main.py;
+process with a code saying how to come back (bgwire.sim.RESET: friendly REPL and the firmware;
 RESET_RAW: raw REPL): this object starts it again on the same PTY, so the host side never
 sees the line drop.
 

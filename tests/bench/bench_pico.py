@@ -6,9 +6,10 @@ figure and a JSON line at the end.
 
 Flash of the whole firmware onto an empty Pico (bgboard flash, real mpremote); boot to
 ready after a power cut; the pieces of the scan loop, LED frame, roll work (tests/bench/
-pico_timing.py run on the chip); lift to the first LED bit; free heap after boot and the
-least free and largest free block over a whole N-point match (default 1) played by the
-simulated players (--match 0: the timings alone)."""
+pico_timing.py run on the chip); lift to the first LED bit; free heap after boot (a bare
+REPL's) and the firmware's once it runs (free_running, largest_running); the least free and
+largest free block over a whole N-point match (default 1) played by the simulated players
+(--match 0: the timings alone)."""
 
 import json
 import os
@@ -76,6 +77,11 @@ def main(length):
         subprocess.run([os.path.join(BIN, "mpremote"), "connect", port, "reset"],
                        capture_output=True, timeout=120)
         ready(pico)
+        # The firmware's own heap once it runs (after a collection): main.py's wiring and
+        # the drivers count here, not in free_after_boot (a bare REPL's, before any of it).
+        mem = pico.command({"cmd": "mem"})
+        figures["free_running"] = mem["free"]
+        figures["largest_running"] = mem["largest"]
         figures.update(lift_to_led(pico))
         if length:  # --match 0: the timings alone (a game takes some minutes)
             figures.update(match_memory(pico, length))

@@ -8,8 +8,8 @@ from array import array
 from board.leds import LedMap, Renderer
 from board.sensing import Field, Sensing
 from bgcore import Position, Turn
-from drivers.rp2_leds import Rp2Leds
-from drivers.rp2_sensors import Rp2Sensors
+import drivers.rp2_leds  # noqa: F401 - loaded before free_after_boot is taken, as always
+import drivers.rp2_sensors  # noqa: F401
 
 
 def us(fn, n=5):
@@ -26,12 +26,14 @@ gc.collect()
 free_before = gc.mem_free()
 with open("pinmap.json") as f:
     pinmap = json.load(f)
+from main import make_leds, make_scanner  # noqa: E402 - main.py's wiring, after the figure
+
 raw = array("H", bytes(256))
-scanner = Rp2Sensors(pinmap)
+scanner = make_scanner(pinmap)
 with open("field.json") as f:
     field = Field.from_table(json.load(f))
 sensing = Sensing(time, field)
-leds = Rp2Leds(pinmap)
+leds = make_leds(pinmap)
 renderer = Renderer(leds, LedMap(pinmap["leds"]), 64, 300)
 p = Position.initial()
 turn = Turn(p, (3, 1))

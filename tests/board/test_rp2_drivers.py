@@ -1,5 +1,6 @@
-# The Pico's LED and button drivers against fake `machine` and `neopixel` modules (neither
-# exists off a Pico): colour order into the strip's buffer, debounced presses as bits.
+# The Pico's LED, button and supply drivers as main.py wires them from the real pin map,
+# against fake `machine` and `neopixel` modules (neither exists off a Pico): colour order
+# into the strip's buffer, debounced presses as bits, the supply's level.
 import json
 import sys
 
@@ -29,6 +30,7 @@ class _Machine:
 
 class _NeoPixel:
     def __init__(self, pin, n):
+        self.pin = pin
         self.buf = bytearray(3 * n)
         self.writes = 0
 
@@ -54,7 +56,8 @@ class _Time:
 
 def _with_fakes(fn):
     saved = {}
-    names = ("machine", "neopixel", "time", "drivers.rp2_leds", "drivers.rp2_buttons")
+    names = ("machine", "neopixel", "time", "drivers.rp2_leds", "drivers.rp2_buttons",
+             "drivers.rp2_supply")
     for name in names:
         saved[name] = sys.modules.get(name)
     sys.modules["machine"] = _Machine  # type: ignore[assignment]
@@ -75,10 +78,15 @@ def _with_fakes(fn):
                 sys.modules[name] = saved[name]
 
 
+def _main():
+    import main  # the Pico's entry: it imports `machine` only as it builds the drivers
+    return main
+
+
 def test_leds_go_out_in_the_strips_colour_order():
     def check(pinmap):
-        from drivers.rp2_leds import Rp2Leds
-        leds = Rp2Leds(pinmap)
+        leds = _main().make_leds(pinmap)
+        assert leds._np.pin.n == pinmap["gpio"]["led_data"]["pin"]
         frame = bytearray(3 * leds.count)
         frame[0:3] = bytes((10, 20, 30))  # LED 0: red 10, green 20, blue 30
         leds.show(frame)
@@ -89,11 +97,10 @@ def test_leds_go_out_in_the_strips_colour_order():
 
 def test_a_press_counts_once_after_it_has_held():
     def check(pinmap):
-        from drivers.rp2_buttons import Rp2Buttons
         roll = pinmap["gpio"]["buttons"]["roll"]["pin"]
         double = pinmap["gpio"]["buttons"]["double"]["pin"]
         _Pin.levels = {}
-        buttons = Rp2Buttons(pinmap)
+        buttons = _main().make_buttons(pinmap)
         _Pin.levels[roll] = 0  # pressed (active low)
         assert buttons.pressed() == 0  # a bounce, for all we know yet
         _Time.now += 10
@@ -107,4 +114,15 @@ def test_a_press_counts_once_after_it_has_held():
         buttons.pressed()
         _Time.now += 40
         assert buttons.pressed() == DOUBLE
+    _with_fakes(check)
+
+
+def test_the_supply_reads_its_level():
+    def check(pinmap):
+        sense = pinmap["gpio"]["power_sense"]
+        _Pin.levels = {}
+        supply = _main().make_supply(pinmap)
+        assert sense["active"] == 1 and supply.external()  # the divider pulls it high
+        _Pin.levels[sense["pin"]] = 0
+        assert not supply.external()
     _with_fakes(check)

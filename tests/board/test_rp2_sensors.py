@@ -1,6 +1,7 @@
-# The Pico scanner driven against a fake `machine` (no Pin or ADC off a Pico): every slot
-# gets the reading of its own bank and channel, one bank is powered at a time, and the real
-# pin map's slot table is used. Runs under pytest and MicroPython.
+# The Pico scanner driven through stand-in Pin and ADC objects (no Pin or ADC off a Pico):
+# every slot gets the reading of its own bank and channel, one bank is powered at a time, and
+# main.py's wiring of the real pin map (its pins and slot table) plugs in, against a fake
+# `machine`. Runs under pytest and MicroPython.
 import json
 import sys
 
@@ -61,17 +62,30 @@ class _Machine:
     ADC = _Adc
 
 
-def _driver():
+def _main():
+    # main.py (the Pico's entry) imports `machine` only as it builds the drivers: the fake
+    # stands in while it does.
+    import main
+    return main
+
+
+def _wired(pinmap):
     saved = sys.modules.get("machine")
     sys.modules["machine"] = _Machine  # type: ignore[assignment]
     try:
-        from drivers.rp2_sensors import Rp2Sensors
+        return _main().make_scanner(pinmap)
     finally:
         if saved is None:
             del sys.modules["machine"]
         else:
             sys.modules["machine"] = saved
-    return Rp2Sensors
+
+
+def _scanner(table, **kw):
+    from drivers.rp2_sensors import Rp2Sensors
+    return Rp2Sensors([_Pin(n) for n in PINS["mux_select"]],
+                      [_Pin(n) for n in PINS["bank_select"]], _Pin(PINS["bank_enable"]),
+                      _Adc(_Pin(PINS["adc"])), table, **kw)
 
 
 def _scan(scanner, buf):
@@ -88,9 +102,9 @@ def _scan(scanner, buf):
 
 
 def test_each_slot_reads_its_own_bank_and_channel():
-    Rp2Sensors = _driver()
     table = [((s * 37) % 128 // 16, (s * 37) % 16) for s in range(SLOTS)]  # scrambled
-    scanner = Rp2Sensors(PINS, table, settle_us=0)
+    WIRES.level[9] = 0
+    scanner = _scanner(table, settle_us=0)
     assert WIRES.level[9] == 1  # all banks off until a scan
     from array import array
     buf = array("H", bytes(2 * SLOTS))
@@ -107,8 +121,7 @@ def test_each_slot_reads_its_own_bank_and_channel():
     assert buf[0] == 1000 + table[0][0] * 16 + table[0][1]
 
 
-def test_the_real_pin_map_plugs_in():
-    Rp2Sensors = _driver()
+def test_main_wires_the_real_pin_map_in():
     with open(hardware_file("pinmap.json")) as f:
         pinmap = json.load(f)
     table = slot_table(pinmap["sensors"])
@@ -116,7 +129,10 @@ def test_the_real_pin_map_plugs_in():
     assert table[point_slot(1, 0)] == (0, 0)
     assert table[bar_slot(WHITE, 0)] == divmod(pinmap["sensors"]["bar"]["white"][0], 16)
     assert table[bar_slot(BLACK, 3)] == divmod(pinmap["sensors"]["bar"]["black"][3], 16)
-    scanner = Rp2Sensors(pinmap, settle_us=0, mux_settle_us=0)
+    scanner = _wired(pinmap)
+    assert scanner._settle == pinmap["sensors"]["bank_power_up_us"]
+    assert scanner._mux_settle == pinmap["sensors"]["mux_settle_us"]
+    scanner._settle = scanner._mux_settle = 0  # no waiting in a test
     from array import array
     buf = array("H", bytes(2 * SLOTS))
     _scan(scanner, buf)
@@ -128,9 +144,8 @@ def test_the_real_pin_map_plugs_in():
 def test_a_watching_scanner_lists_the_readings_outside_their_windows():
     # Board.sensing's windows checked as the scanner reads: only the slots it lists need
     # the sensing's attention.
-    Rp2Sensors = _driver()
     table = [(s // 16, s % 16) for s in range(SLOTS)]  # slot s reads 1000 + s
-    scanner = Rp2Sensors(PINS, table, settle_us=0)
+    scanner = _scanner(table, settle_us=0)
     from array import array
     buf = array("H", bytes(2 * SLOTS))
     assert _scan(scanner, buf) == 0  # not watching: nothing is outside
@@ -145,10 +160,9 @@ def test_a_watching_scanner_lists_the_readings_outside_their_windows():
 
 
 def test_a_bad_slot_table_is_refused():
-    Rp2Sensors = _driver()
     table = [(0, 0)] * SLOTS
     try:
-        Rp2Sensors(PINS, table)
+        _scanner(table)
     except ValueError as e:
         assert "slot 1" in str(e)
     else:

@@ -1,5 +1,7 @@
 """The dependencies point one way (README, "What is where"): bgcore and bgwire import nothing
-of ours, bgcore not even bgwire; the core's tests need bgcore alone."""
+of ours, bgcore not even bgwire; the core's tests need bgcore alone; the Pico's drivers take
+their Pin/ADC objects and tables from main.py and import no board logic or simulation, and
+main.py is the Pico's entry alone (the virtual board's is the sim's)."""
 
 import ast
 import glob
@@ -41,6 +43,30 @@ def test_bgcore_imports_only_itself():
 def test_the_core_tests_need_bgcore_alone():
     assert {f: n - {"bgcore"} for f, n in ours("tests/core/*.py").items()
             if n - {"bgcore"}} == {}
+
+
+def test_the_drivers_import_no_board_logic_nor_sim():
+    assert {f: n & {"board", "sim"} for f, n in ours("firmware/drivers/*.py").items()
+            if n & {"board", "sim"}} == {}
+
+
+def opened(path):
+    """The calls to open() in a file: a driver reads no file (pinmap.json is main.py's)."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    return [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name) and node.func.id == "open"]
+
+
+def test_the_drivers_read_no_files():
+    files = sorted(glob.glob(os.path.join(ROOT, "firmware", "drivers", "*.py")))
+    assert files and {os.path.relpath(f, ROOT): opened(f) for f in files
+                      if opened(f)} == {}
+    assert opened(os.path.join(ROOT, "firmware", "main.py"))  # the finder finds main's
+
+
+def test_main_py_is_the_picos_entry_alone():
+    assert ours("firmware/main.py") == {"firmware/main.py": {"board", "bgwire", "drivers"}}
 
 
 def test_the_finder_sees_lazy_imports():
