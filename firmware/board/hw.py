@@ -76,7 +76,8 @@ class Storage:
 
 class SerialLink:
     """The USB serial line (newline-delimited JSON above it). A stream (io.IOBase on
-    MicroPython): json.dump writes messages to it in pieces."""
+    MicroPython): json.dump writes messages to it in pieces, or to its `out` if it has one
+    (a native stream beneath it, written without a Python call per piece)."""
 
     def readline(self):
         """One complete line (bytes, without the newline) if one has arrived, else None;

@@ -22,6 +22,9 @@ class Protocol:
     def __init__(self, link, handler, firmware, info=None):
         """info: called for more fields of the hello (the journal's id and last seq)."""
         self.link = link
+        # The stream messages are written to: the link's own native one where it has one
+        # (drivers.usb_link: sys.stdout), else the link.
+        self.out = getattr(link, "out", link)
         self.handler = handler
         self.firmware = firmware
         self.info = info
@@ -35,20 +38,23 @@ class Protocol:
         return msg
 
     def send(self, msg):
-        """A reply (or the hello): streamed in pieces, so that a dump's text is never held
-        whole. What push() held goes first."""
+        """A reply (or the hello). What push() held goes first."""
         if self._held:
             self.release()
-        json.dump(msg, self.link)
-        self.link.write("\n")
+        self._write(msg)
 
     def push(self, msg):
-        """An event or a live line: one write of its text (a fraction of the time streaming
-        takes on a Pico: these are short), or held while hold() is on."""
+        """An event or a live line, or held while hold() is on."""
         if self._holding:
             self._held.append(msg)
         else:
-            self.link.write(json.dumps(msg) + "\n")
+            self._write(msg)
+
+    def _write(self, msg):
+        # Streamed in pieces: a message's text (a dump's is 2 KB) is never held whole.
+        out = self.out
+        json.dump(msg, out)
+        out.write("\n")
 
     def hold(self):
         """Keep pushed lines back until release(): the scan loop sends the LEDs' frame
