@@ -132,6 +132,8 @@ class View:
                     ", ".join(str(x) for x in ev.get("players") or []),
                     "multiple cubes" if ev.get("multiple_cubes", True) else "single cube")
             what = ("a %d-point match" % ev["length"]) if ev["length"] else "a money session"
+            if ev.get("games"):
+                what = "a match over %d games, decided by the total" % ev["games"]
             return "new: %s" % what
         member = ev.get("member")
         if member is not None and name in ("double", "take", "drop"):
@@ -233,6 +235,8 @@ class View:
         else:
             if m.length:
                 head = "%d-point match" % m.length
+            elif m.limit:
+                head = "match over %d games" % m.limit
             elif m.length == 0:
                 head = "money session"
             else:

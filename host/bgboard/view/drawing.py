@@ -132,12 +132,13 @@ class Scene:
     "confidence"} (the
     `dump` reply); `hand` [w, b]: checkers held above the board (virtual board); `pips`
     (w, b) the pip counts to show, when they are not those of the checkers drawn (the board's
-    position while a hand holds a checker)."""
+    position while a hand holds a checker); `games`: a match over that many games, decided
+    by the total (the match-play sheet), else None."""
 
     def __init__(self, white=None, black=None, on_roll=None, dice=(), cube=1,
                  cube_owner=None, offered=False, score=None, length=None, crawford=False,
                  names=DEFAULT_NAMES, status="", leds=None, heat=None, hand=(0, 0),
-                 game_number=None, caption="", pips=None):
+                 game_number=None, caption="", pips=None, games=None):
         self.white = list(white) if white is not None else [0] * 26
         self.black = list(black) if black is not None else [0] * 26
         self.on_roll = on_roll
@@ -156,6 +157,7 @@ class Scene:
         self.game_number = game_number
         self.caption = caption
         self.pip_counts = tuple(pips) if pips is not None else None
+        self.games = games  # a match over this many games, decided by the total
 
     def side(self, s):
         return self.white if s == 0 else self.black
@@ -337,9 +339,13 @@ def _band(out, scene, side):
 def _match_line(scene):
     if scene.length is None:
         return " \u00b7 ".join(w for w in (scene.caption, scene.status) if w)
-    words = ["money session" if scene.length == 0 else "%d-point match" % scene.length]
+    if scene.games:
+        words = ["match over %d games" % scene.games]
+    else:
+        words = ["money session" if scene.length == 0 else "%d-point match" % scene.length]
     if scene.game_number:
-        words.append("game %d" % scene.game_number)
+        words.append("game %d" % scene.game_number +
+                     (" of %d" % scene.games if scene.games else ""))
     if scene.crawford:
         words.append("Crawford")
     if scene.caption:
