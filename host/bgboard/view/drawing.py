@@ -198,7 +198,19 @@ def status_words(fields, names, phase=None):
             names[1 - fields["turn"]], decider)
     if fields["dice"]:
         return "%s to play %d-%d" % (roller, fields["dice"][0], fields["dice"][1])
+    if _dead_cube(fields):
+        # allowed ("no limit to the number of times a double may be offered"), and useless
+        return "%s to roll (dead cube: a win is the match)" % roller
     return "%s to roll" % roller
+
+
+def _dead_cube(fields):
+    """The player on roll may double, and a win on the present cube already gives them the
+    match: a double could only help the opponent."""
+    length, me = fields["match_length"], fields["on_roll"]
+    owner = fields["cube_owner"]
+    return (length > 0 and not fields["crawford"] and owner in (None, me)
+            and fields["cube"] >= length - fields["score"][me])
 
 
 def scene_from_ids(position_id, match_id=None, view_of=None, names=DEFAULT_NAMES, **extra):
