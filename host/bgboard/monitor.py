@@ -253,6 +253,7 @@ class View:
                 n = self._names()
                 out.append("%s    %s (box) against %s (captain)" % (head, n[0], n[1]))
                 out.append("line-up: %s" % ", ".join(m.line))
+                out.append(_consult_words(m.consult, self.board_state))
                 out.append("ledger: %s" % ", ".join(
                     "%s %s" % (name, _signed(v)) for name, v in m.balance.items()))
                 if self.stakes and game is not None and game.result is None:
@@ -296,6 +297,20 @@ class View:
             out.append("")
             out.append(self.status)
         return "\n".join(out)
+
+
+CONSULT_WORDS = {"free": "the team may consult freely", "none": "no consulting",
+                 "cube": "the team may consult once a cube is turned"}
+
+
+def _consult_words(rule, state):
+    """The chouette's consultation option, and whether the board says the team may consult
+    now (its `state`, when the monitor has it)."""
+    text = "consultation: %s" % CONSULT_WORDS.get(rule, rule)
+    now = (state.get("chouette") or {}).get("consult") if isinstance(state, dict) else None
+    if rule == "cube" and isinstance(now, bool):
+        text += " (%s)" % ("now it may" if now else "not yet")
+    return text
 
 
 def _stake_words(stake, multiple):
