@@ -1,7 +1,8 @@
 # The journal replays the seldom rule events (#18): a rethrow of cocked dice, a voided play and
-# the acceptor's demand, each followed by a power cut. Apart from test_controller_rules (a
-# file of its own: one interpreter, a fresh heap): in 160K there, two boards' worth of
-# modules loaded by its other tests left too little for the board built after the cut.
+# the acceptor's demand, each followed by a power cut (the shut-out pass: test_replay_pass).
+# Apart from test_controller_rules (a file of its own: one interpreter, a fresh heap): in
+# 160K there, the modules its other tests loaded left too little for the board built after
+# the cut.
 import gc
 
 from bgcore import GAMMON
@@ -71,3 +72,4 @@ def test_a_rethrow_a_void_and_a_demand_survive_a_power_cut():
         assert events[-1]["points"] == 2 and events[-1]["winner"] == WHITE
     finally:
         rmtree(path)
+
