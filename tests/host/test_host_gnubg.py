@@ -202,8 +202,10 @@ def test_gnubg_reads_the_names_and_a_game_in_progress(tmp_path):
 def test_a_match_over_a_number_of_games_imports_as_a_money_session(tmp_path):
     """The match-play sheet's "agreed-upon number of games" decided by the total: .mat has
     no such match, so it is written as a money session (its games, scores and cube, a
-    comment saying what it was); gnubg imports it with the total, a drawn one too."""
+    comment saying what it was); gnubg imports it with the total, a drawn one too, and
+    loads its SGF (a money session too) the same."""
     from eventgen import play_match
+    from bgboard.sgf import sgf_text
     import random
 
     jobs, totals = [], {}
@@ -219,15 +221,20 @@ def test_a_match_over_a_number_of_games_imports_as_a_money_session(tmp_path):
         assert "; A match over 3 games, decided by the total points" in text
         path = tmp_path / ("games%d.mat" % seed)
         path.write_text(text)
-        jobs.append((seed, ["set jacoby off", "import mat %s" % path, "show score"]))
-        totals[seed] = match.score
-        if len(jobs) == 6 and drawn:
+        jobs.append(((seed, ".mat"), ["set jacoby off", "import mat %s" % path,
+                                      "show score"]))
+        sgf = tmp_path / ("games%d.sgf" % seed)
+        sgf.write_text(sgf_text(m))
+        jobs.append(((seed, ".sgf"), ["load match %s" % sgf, "show score"]))
+        totals[seed] = (m, match.score)
+        if len(totals) == 6 and drawn:
             break
     assert drawn, "no drawn match among the seeds"
     outputs = run_gnubg(str(tmp_path), jobs)
-    for seed, _ in jobs:
-        assert not troubles(outputs[seed]), troubles(outputs[seed])
-        assert final_score(outputs[seed]) == (3, totals[seed]), seed
+    for key, _ in jobs:
+        m, score = totals[key[0]]
+        assert not troubles(outputs[key]), (key, troubles(outputs[key]))
+        assert final_score(outputs[key]) == (3, score), key
 
 
 def test_shut_out_passes_import_as_rolls_that_cannot_play(tmp_path):
