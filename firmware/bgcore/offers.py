@@ -12,8 +12,9 @@ OVER = "over"
 
 def player_error(player):
     """Why `player` names no player, or None: they are 0 and 1 (None: whoever the rule
-    means; True is no player number)."""
-    if player is None or (player in (0, 1) and not isinstance(player, bool)):
+    means; True and 1.0 are no player numbers)."""
+    if player is None or (isinstance(player, int) and not isinstance(player, bool)
+                          and player in (0, 1)):
         return None
     return "players are 0 and 1, got %r" % (player,)
 

@@ -245,6 +245,8 @@ class MatchLog:
         self.players = list(ev.get("players") or [])
         self.multiple_cubes = bool(ev.get("multiple_cubes", True))
         self.partner_from = ev.get("partner_from")
+        self.consult = ev.get("consult", "free")  # the team consults: free, none, cube
+        self.partner_by = ev.get("partner_by", "rotation")
         self.balance = dict((p, 0) for p in self.players)
         self.line = list(self.players)
         self.partner = None

@@ -132,6 +132,8 @@ class View:
                     ", ".join(str(x) for x in ev.get("players") or []),
                     "multiple cubes" if ev.get("multiple_cubes", True) else "single cube")
             what = ("a %d-point match" % ev["length"]) if ev["length"] else "a money session"
+            if ev.get("games"):
+                what = "a match over %d games, decided by the total" % ev["games"]
             return "new: %s" % what
         member = ev.get("member")
         if member is not None and name in ("double", "take", "drop"):
@@ -233,6 +235,8 @@ class View:
         else:
             if m.length:
                 head = "%d-point match" % m.length
+            elif m.limit:
+                head = "match over %d games" % m.limit
             elif m.length == 0:
                 head = "money session"
             else:
@@ -249,6 +253,7 @@ class View:
                 n = self._names()
                 out.append("%s    %s (box) against %s (captain)" % (head, n[0], n[1]))
                 out.append("line-up: %s" % ", ".join(m.line))
+                out.append(_consult_words(m.consult, self.board_state))
                 out.append("ledger: %s" % ", ".join(
                     "%s %s" % (name, _signed(v)) for name, v in m.balance.items()))
                 if self.stakes and game is not None and game.result is None:
@@ -292,6 +297,20 @@ class View:
             out.append("")
             out.append(self.status)
         return "\n".join(out)
+
+
+CONSULT_WORDS = {"free": "the team may consult freely", "none": "no consulting",
+                 "cube": "the team may consult once a cube is turned"}
+
+
+def _consult_words(rule, state):
+    """The chouette's consultation option, and whether the board says the team may consult
+    now (its `state`, when the monitor has it)."""
+    text = "consultation: %s" % CONSULT_WORDS.get(rule, rule)
+    now = (state.get("chouette") or {}).get("consult") if isinstance(state, dict) else None
+    if rule == "cube" and isinstance(now, bool):
+        text += " (%s)" % ("now it may" if now else "not yet")
+    return text
 
 
 def _stake_words(stake, multiple):

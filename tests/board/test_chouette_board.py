@@ -240,6 +240,30 @@ def test_the_box_leaving_mid_game_pays_everyone_and_the_captain_takes_the_box():
     assert game["box"] == "Bob" and game["captain"] == "Cy"
 
 
+def test_the_captain_leaving_mid_game_pays_the_present_cube_and_hands_on_the_captaincy():
+    """"Players can leave or join a chouette at any time." (rules-cube-match-chouette) and
+    "If the captain drops out while there are others on the team who wish to play on, the
+    captaincy is assumed by one of these players": the captain who leaves during a game
+    settles as a drop of his cube as it stands (2, taken), the next member captains the rest
+    of the game, and the leaver is out of the line-up after its rotation."""
+    board, eyes, events = chouette()  # multiple cubes: Ann the box, Bob, Cy, Dee
+    box_on_roll(board, eyes)
+    board.cube_action("double", "Bob")
+    assert "every answer first" in refused(board, events, board.lineup, "leave", "Bob")
+    board.cube_action("take", "Bob")
+    board.lineup("leave", "Bob")
+    assert evs(events)[-1] == {"ev": "leave", "name": "Bob", "seq": 0}
+    state = board.state()["chouette"]
+    assert state["captain"] == "Cy" and state["active"] == ["Cy", "Dee"]
+    assert state["debts"] == [["Bob", "Ann", 2]] and board.phase == PLAYING
+    board.resign(1)  # the box, on roll, gives up a single game to the two still in
+    board.answer_resignation(True)
+    result = evs(events)[-1]
+    assert result["ev"] == "result" and result["winner"] == BLACK
+    assert result["settled"] == [["Bob", "Ann", 2], ["Ann", "Cy", 1], ["Ann", "Dee", 1]]
+    assert result["line"] == ["Cy", "Dee", "Ann"]  # Cy beat the box; Bob is gone
+
+
 def test_partner_by_lot_and_consultation_once_the_cube_is_turned():
     """"If no one offers to be the box's partner, a partner may be chosen by lot from among
     the team members other than the captain." and "A popular compromise permits consultation

@@ -43,12 +43,38 @@ def counts(points):
     return out
 
 
-def _match_id(length, on_roll):
+def _match_id(length, on_roll, score=(0, 0)):
     from bgcore import encode_match_id
     return encode_match_id({
         "cube": 1, "cube_owner": None, "on_roll": on_roll, "crawford": False,
         "game_state": "playing", "turn": on_roll, "double_offered": False, "resignation": 0,
-        "dice": [], "match_length": length, "score": [0, 0], "jacoby": False})
+        "dice": [], "match_length": length, "score": list(score), "jacoby": False})
+
+
+def test_the_post_crawford_leader_doubles_with_the_button():
+    """"There is no limit to the number of times a double may be offered in one game."
+    (rules-cube-match-chouette) At 2-0 in a 3-point match, after the Crawford game, a win
+    on the present cube already gives White the match: Double still offers the cube, Take
+    takes it. With rule option dead_cube (gnubg's play) the press is refused."""
+    from bgcore import Match, Position
+    for rules in (Rules(), Rules(dead_cube=True)):
+        board, eyes, events, emit = rig()
+        board.new_match(3, rules)
+        board.match = Match.from_match_id(_match_id(3, WHITE, (2, 0)), Position.initial(),
+                                          rules)
+        board.phase = PLAYING
+        start = counts({6: 5, 8: 3, 13: 5, 24: 2})
+        eyes.show(start, start)
+        n = len(events)
+        board.on_buttons(DOUBLE)  # White, on roll, needing 1 point
+        if rules.dead_cube:
+            assert len(events) == n and "dead cube" in board.last_refusal
+            continue
+        assert events[-1]["ev"] == "double" and events[-1]["player"] == WHITE
+        assert events[-1]["cube"] == 2
+        board.on_buttons(TAKE)
+        assert events[-1]["ev"] == "take" and events[-1]["player"] == BLACK
+        assert board.match.game.cube.value == 2 and board.match.game.cube.owner == BLACK
 
 
 def test_a_shut_out_player_passes_with_the_roll_button():

@@ -309,6 +309,32 @@ def test_box_partner_with_six_or_more_players_shares_the_results():
     says(raises(RuleError, Chouette(names).take_partner, "Cy"), "partner_from")
 
 
+def test_the_box_partner_is_offered_in_rotation_from_the_captain():
+    """"Chouettes of eight or more players often permit the box to take a partner. The
+    partnership is offered in rotation, starting with the captain and moving on down the
+    line. If no one offers to be the box's partner, a partner may be chosen by lot from among
+    the team members other than the captain." (rules-cube-match-chouette) partner_by
+    "rotation", the default: the member who accepts is the partner, the captain (offered
+    first) or one further down whom those above declined; nobody accepting, the lot never
+    draws the captain; fewer players than partner_from take none."""
+    import random
+    rng = random.Random(8) if hasattr(random, "Random") else random
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    c = Chouette(names, partner_from=8)
+    assert c.partner_by == "rotation"
+    says(refused(c, c.take_partner, "Ann"), "comes from the team")  # the box itself
+    c.take_partner("Bob")  # the captain accepts
+    c.start_game()
+    assert c.partner == "Bob" and c.captain == "Cy" and c.members == names[2:]
+    c = Chouette(names, partner_from=8)
+    c.take_partner("Hal")  # the last in line: all above declined
+    assert c.team() == names[1:7]
+    drawn = set(Chouette(names, partner_from=8).draw_partner(rng) for _ in range(60))
+    assert drawn == set(names[2:])  # by lot: every member but the box and the captain
+    c = Chouette(names[:7], partner_from=8)
+    says(refused(c, c.take_partner, "Cy"), "8 or more players, there are 7")
+
+
 def test_ledger_nets_debts_between_pairs():
     led = Ledger()
     led.pay("Ann", "Bob", 3)

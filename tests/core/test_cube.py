@@ -256,6 +256,47 @@ def test_automatic_doubles_on_opening_ties_up_to_the_limit():
     assert g.result == (0, 2, 2, "over")
 
 
+def test_jacoby_holds_after_an_automatic_double_until_a_double_is_offered():
+    """"Gammons and backgammons count only as a single game if neither player has offered a
+    double during the course of the game." (rules-cube-match-chouette) An opening tie turns
+    the cube with no double offered: a gammon or a backgammon, played out or resigned,
+    counts single on the cube of 2; once a double is offered and taken, it counts full."""
+    def after_tie(position, rules=None):
+        g = Game(rules or Rules(automatic_doubles=1, jacoby=True), position=position)
+        g.roll((4, 4))  # the tie: the cube goes to 2, centred
+        assert g.cube.value == 2 and g.cube.owner is None
+        start(g, 0, (2, 1))
+        return g
+
+    g = after_tie(board({1: 1}, {6: 15}))
+    g.move(1, 0)
+    assert g.result == (0, 2, 2, "over")  # a gammon, counted single on the cube of 2
+    g = after_tie(board({1: 1}, {20: 15}))
+    g.move(1, 0)
+    assert g.result == (0, 3, 2, "over")  # a backgammon, likewise
+    g = after_tie(board({1: 1}, {6: 15}))
+    g.resign(2, player=1)
+    g.accept_resignation()
+    assert g.result == (0, 2, 2, "resigned")
+    # a double offered and taken (cube 4, owned): the gammon counts double again
+    g = after_tie(board({3: 2}, {6: 15}))
+    g.move(3, 1)
+    g.move(3, 2)
+    g.double(1)
+    g.take(0)
+    g.roll((2, 1), player=1)
+    g.move(6, 4)
+    g.move(6, 5)
+    g.roll((2, 1), player=0)
+    g.move(2, 0)
+    g.move(1, 0)
+    assert g.result == (0, 2, 8, "over")
+    # without the Jacoby rule the gammon after the tie counts 2 x 2
+    g = after_tie(board({1: 1}, {6: 15}), Rules(automatic_doubles=1))
+    g.move(1, 0)
+    assert g.result == (0, 2, 4, "over")
+
+
 def test_automatic_doubles_respect_the_cap_and_not_in_matches():
     g = Game(Rules(automatic_doubles=3, cube_cap=2))
     for _ in range(3):
@@ -295,3 +336,14 @@ def test_player_numbers_other_than_0_and_1_are_refused_as_rule_errors():
     g.move(24, 21)
     says(refused(g, g.undo, 2), "players are 0 and 1")
     assert g.turn.moves and g.cube.value == 2 and g.resignation is None
+    # 1.0 equals 1 but is no player number; nor are the winners of an outside decision
+    # (a chouette's) other than 0 and 1, nor its levels other than 1 to 3
+    g.move(21, 20)
+    says(refused(g, g.resign, 1, 1.0), "players are 0 and 1")
+    for bad in (2, -1, True, None, 1.0):
+        says(refused(g, g.finish, bad), "the winner is player 0 or 1")
+    for bad in (0, 4, 2.0, True):
+        says(refused(g, g.finish, 0, bad), "single (1), gammon (2) or backgammon (3)")
+    assert not g.is_over() and g.resignation is None
+    g.finish(0, 2)
+    assert g.result == (0, 2, 4, "dropped")

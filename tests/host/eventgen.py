@@ -5,7 +5,7 @@
 doubles a `cube` field), `roll`s, `play`s (moves in the mover's numbering, one entry per
 die, hits marked; empty when nothing can be played; a play is journaled when the opponent
 throws, doubles or resigns, or the game ends), cube actions (`double`, `take`, `drop`,
-`beaver`, `raccoon`), resignations (`resign`, `accept`/`reject`), `result` and
+`beaver`, `raccoon`), resignations (`resign`, `demand`, `accept`/`reject`), `result` and
 `match_over`. Cube and resignation decisions are random, with the odds given.
 """
 
@@ -18,7 +18,7 @@ class Odds:
     """Chances (0..1) of each random decision."""
 
     def __init__(self, double=0.12, take=0.7, beaver=0.3, raccoon=0.4, resign=0.015,
-                 resign_after_roll=0.01, accept=0.6, irregular=0.0):
+                 resign_after_roll=0.01, accept=0.6, irregular=0.0, demand=0.0):
         self.double = double
         self.take = take
         self.beaver = beaver
@@ -27,6 +27,7 @@ class Odds:
         self.resign_after_roll = resign_after_roll
         self.accept = accept
         self.irregular = irregular  # cocked dice thrown again; a play voided (Lowe 9-10)
+        self.demand = demand  # the acceptor requires a higher forfeit (0: no draw is made)
 
 
 def rules_dict(rules):
@@ -93,13 +94,19 @@ class Player:
         g.resign(level, player)
         self.j.emit("resign", player=player, level=level)
         other = 1 - player
+        answers = other
+        if self.odds.demand and level < 3 and self.chance(self.odds.demand):
+            demanded = self.rng.randint(level + 1, 3)
+            g.demand(demanded, other)  # the resigner now agrees or plays on
+            self.j.emit("demand", player=other, level=demanded)
+            answers = player
         if self.chance(self.odds.accept):
-            g.accept_resignation(other)
-            self.j.emit("accept", player=other)
+            g.accept_resignation(answers)
+            self.j.emit("accept", player=answers)
             self.result()
             return True
-        g.reject_resignation(other)
-        self.j.emit("reject", player=other)
+        g.reject_resignation(answers)
+        self.j.emit("reject", player=answers)
         return False
 
     def maybe_double(self, player):

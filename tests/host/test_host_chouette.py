@@ -204,6 +204,46 @@ def test_monitor_shows_the_line_up_and_the_ledger(capsys, board, chouettes):
     assert " pays " in out or "wins" in out
 
 
+def test_monitor_says_whether_the_team_may_consult(capsys):
+    """"A popular compromise permits consultation only after the cube has been turned."
+    (rules-cube-match-chouette) A chouette on the firmware's own controller with consult
+    "cube": `bgboard monitor --once` names the option, and from the board's `state` says
+    "not yet" before the box's double is taken and "now it may" after."""
+    from chouette_support import box_on_roll
+    from chouettegen import Board, Clock, Eyes
+
+    events = []
+
+    def emit(msg):
+        if "ev" in msg:
+            events.append(dict(msg, seq=len(events) + 1))
+
+    real = Board(Clock(), random.Random(1), None, None, emit)
+    eyes = Eyes(real)
+    real.new_chouette(["Ann", "Bob", "Cy"], Rules(), False, None, {"consult": "cube"})
+    eyes.start()
+    box_on_roll(real, eyes)
+    fake = FakeBoard(handler=lambda cmd, args: dict(real.state(), ok=True))
+    runner = PtyBoard(fake).start()
+    try:
+        said = []
+        for step in ("before", "after"):
+            if step == "after":
+                real.cube_action("double")
+                real.cube_action("take", "Bob")
+                real.cube_action("take", "Cy")
+            fake.events = []
+            for e in events:
+                fake.commit(e)
+            code, out, err = run(capsys, "monitor", "--once", "--port", runner.path)
+            assert code == 0, err
+            said.append(re.search(r"consultation: .*", out).group(0))
+    finally:
+        runner.stop()
+    assert said == ["consultation: the team may consult once a cube is turned (not yet)",
+                    "consultation: the team may consult once a cube is turned (now it may)"]
+
+
 def test_the_recorder_writes_a_chouette_file(tmp_path, chouettes):
     from bgboard.recorder import Recorder
 

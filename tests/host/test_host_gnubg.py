@@ -202,8 +202,10 @@ def test_gnubg_reads_the_names_and_a_game_in_progress(tmp_path):
 def test_a_match_over_a_number_of_games_imports_as_a_money_session(tmp_path):
     """The match-play sheet's "agreed-upon number of games" decided by the total: .mat has
     no such match, so it is written as a money session (its games, scores and cube, a
-    comment saying what it was); gnubg imports it with the total, a drawn one too."""
+    comment saying what it was); gnubg imports it with the total, a drawn one too, and
+    loads its SGF (a money session too) the same."""
     from eventgen import play_match
+    from bgboard.sgf import sgf_text
     import random
 
     jobs, totals = [], {}
@@ -219,15 +221,20 @@ def test_a_match_over_a_number_of_games_imports_as_a_money_session(tmp_path):
         assert "; A match over 3 games, decided by the total points" in text
         path = tmp_path / ("games%d.mat" % seed)
         path.write_text(text)
-        jobs.append((seed, ["set jacoby off", "import mat %s" % path, "show score"]))
-        totals[seed] = match.score
-        if len(jobs) == 6 and drawn:
+        jobs.append(((seed, ".mat"), ["set jacoby off", "import mat %s" % path,
+                                      "show score"]))
+        sgf = tmp_path / ("games%d.sgf" % seed)
+        sgf.write_text(sgf_text(m))
+        jobs.append(((seed, ".sgf"), ["load match %s" % sgf, "show score"]))
+        totals[seed] = (m, match.score)
+        if len(totals) == 6 and drawn:
             break
     assert drawn, "no drawn match among the seeds"
     outputs = run_gnubg(str(tmp_path), jobs)
-    for seed, _ in jobs:
-        assert not troubles(outputs[seed]), troubles(outputs[seed])
-        assert final_score(outputs[seed]) == (3, totals[seed]), seed
+    for key, _ in jobs:
+        m, score = totals[key[0]]
+        assert not troubles(outputs[key]), (key, troubles(outputs[key]))
+        assert final_score(outputs[key]) == (3, score), key
 
 
 def test_shut_out_passes_import_as_rolls_that_cannot_play(tmp_path):
@@ -289,3 +296,53 @@ def test_rethrows_and_voided_plays_import_as_the_game_counted(tmp_path):
     for key, _ in jobs:
         assert not troubles(outputs[key]), (key, troubles(outputs[key]))
         assert final_score(outputs[key]) == totals[key[0]], key
+
+
+def test_demanded_forfeits_import_at_the_level_agreed(tmp_path):
+    """"the player accepting the forfeit must decide whether to accept the forfeit as a
+    single loss or to require the opponent to forfeit to a gammon. If a forfeit is refused
+    play continues." (rules-pc-gammon) The board journals the demand; a demand agreed to
+    ends in a result at its level, a refused one leaves the game going. .mat and SGF record
+    the result as it counted, and gnubg imports them with the journal's score, in matches
+    and in money sessions with and without the Jacoby rule."""
+    from eventgen import Odds, play_match
+    from bgboard.sgf import sgf_text
+    from bgcore import Rules
+    import random
+
+    odds = Odds(double=0.08, take=0.8, beaver=0, raccoon=0, resign=0.03,
+                resign_after_roll=0.02, accept=0.6, demand=0.7)
+    jobs, totals, seen = [], {}, set()
+    cases = [(seed, 7, Rules()) for seed in range(4)] + [
+        (seed, 0, Rules(jacoby=bool(seed % 2))) for seed in range(4, 8)]
+    for seed, length, rules in cases:
+        events, match = play_match(random.Random(seed), length, rules, odds=odds,
+                                   games=None if length else 4)
+        for i, ev in enumerate(events):
+            if ev["ev"] != "demand":
+                continue
+            answer = events[i + 1]
+            assert answer["player"] == events[i - 1]["player"]  # the resigner answers
+            if answer["ev"] == "accept":
+                r = events[i + 2]
+                assert r["ev"] == "result" and r["level"] == ev["level"]
+                seen.add("agreed %d for %d" % (ev["level"], events[i - 1]["level"]))
+            else:
+                seen.add("refused")
+        (m,) = build_matches(events)
+        for ext, body, load in ((".mat", mat_text(m), "import mat"),
+                                (".sgf", sgf_text(m), "load match")):
+            path = tmp_path / ("demand%d%s" % (seed, ext))
+            path.write_text(body)
+            cmds = [] if length else ["set jacoby %s" % ("on" if rules.jacoby else "off")]
+            jobs.append(((seed, ext), cmds + ["%s %s" % (load, path), "show score"]))
+        totals[seed] = (m, match.score)
+    assert "refused" in seen and "agreed 2 for 1" in seen and (
+        "agreed 3 for 1" in seen or "agreed 3 for 2" in seen), seen
+    outputs = run_gnubg(str(tmp_path), jobs)
+    for key, _ in jobs:
+        m, score = totals[key[0]]
+        text = outputs[key]
+        assert not troubles(text), (key, troubles(text))
+        assert final_score(text) == (len(m.games), score), key
+    print("demands seen: %s" % sorted(seen))

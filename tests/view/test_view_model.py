@@ -21,6 +21,31 @@ def test_sim_lines_from_pages_are_checked():
             check_sim(bad)
 
 
+def test_a_pages_money_session_carries_its_rule_options_to_the_board():
+    """The page's Money session with its Jacoby, beavers and raccoons boxes: the options
+    ticked go to the board's `new`; anything else is refused before the board is asked."""
+    from bgboard.view.server import _from_page
+
+    class Worker:
+        def __init__(self):
+            self.sent = []
+
+        def request(self, kind, what, answer):
+            self.sent.append((kind, what))
+
+    w = Worker()
+    _from_page({"type": "new", "kind": "money"}, None, w, None, None)
+    _from_page({"type": "new", "kind": "money", "options": {
+        "jacoby": False, "beavers": True, "raccoons": True}}, None, w, None, None)
+    assert w.sent == [("command", ("new", {"kind": "money"})),
+                      ("command", ("new", {"kind": "money", "options": {
+                          "beavers": True, "raccoons": True}}))]
+    for bad in ({"holland": True}, {"beavers": 1}, ["beavers"], {"cube_cap": 8}):
+        with pytest.raises(ValueError, match="jacoby, beavers, raccoons"):
+            _from_page({"type": "new", "kind": "money", "options": bad}, None, w, None, None)
+    assert len(w.sent) == 2
+
+
 def _apply(table, hand, lines):
     table = [list(table[0]), list(table[1])]
     hand = list(hand)

@@ -108,6 +108,30 @@ def test_a_match_position_with_dice_cube_score_and_a_tall_stack(tmp_path):
     assert names == ["Ann", "Bob"]
 
 
+def test_a_dead_cube_is_allowed_with_a_warning(tmp_path):
+    """"There is no limit to the number of times a double may be offered in one game."
+    (rules-cube-match-chouette) The board lets a player double when a win on the present
+    cube already gives them the match; the status line warns that such a double is dead."""
+    def status(length, score, on_roll, cube=1, owner=None, crawford=False):
+        mid = encode({"cube": cube, "cube_owner": owner, "on_roll": on_roll,
+                      "crawford": crawford, "game_state": "playing", "turn": on_roll,
+                      "double_offered": False, "resignation": 0, "dice": [],
+                      "match_length": length, "score": list(score), "jacoby": False})
+        out = render(tmp_path, "--position-id", "4HPwATDgc/ABMA", "--match-id", mid,
+                     "--white", "Ann", "--black", "Bob")
+        root = ET.parse(out).getroot()
+        return [t.text for t in root.iter(SVG + "text") if t.get("class") == "status"][0]
+
+    dead = "Ann to roll (dead cube: a win is the match)"
+    assert status(3, (2, 0), 0) == dead  # the post-Crawford leader
+    assert status(3, (2, 0), 1) == "Bob to roll"  # the trailer needs 3
+    assert status(3, (2, 0), 0, crawford=True) == "Ann to roll"  # no double at all
+    assert status(5, (1, 1), 0, cube=4, owner=0) == dead  # needs 4, owns a 4 cube
+    assert status(5, (1, 1), 0, cube=4, owner=1) == "Ann to roll"  # Bob's cube
+    assert status(5, (1, 1), 0, cube=2, owner=0) == "Ann to roll"  # needs 4, cube 2
+    assert status(0, (0, 0), 0) == "Ann to roll"  # money: no match to win
+
+
 def test_bad_ids_are_refused_in_one_line(tmp_path):
     for args in (["--position-id", "nonsense"],
                  ["--position-id", "4HPwATDgc/ABMA", "--match-id", "!!!!!!!!!!!!"]):

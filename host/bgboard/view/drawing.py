@@ -132,12 +132,13 @@ class Scene:
     "confidence"} (the
     `dump` reply); `hand` [w, b]: checkers held above the board (virtual board); `pips`
     (w, b) the pip counts to show, when they are not those of the checkers drawn (the board's
-    position while a hand holds a checker)."""
+    position while a hand holds a checker); `games`: a match over that many games, decided
+    by the total (the match-play sheet), else None."""
 
     def __init__(self, white=None, black=None, on_roll=None, dice=(), cube=1,
                  cube_owner=None, offered=False, score=None, length=None, crawford=False,
                  names=DEFAULT_NAMES, status="", leds=None, heat=None, hand=(0, 0),
-                 game_number=None, caption="", pips=None):
+                 game_number=None, caption="", pips=None, games=None):
         self.white = list(white) if white is not None else [0] * 26
         self.black = list(black) if black is not None else [0] * 26
         self.on_roll = on_roll
@@ -156,6 +157,7 @@ class Scene:
         self.game_number = game_number
         self.caption = caption
         self.pip_counts = tuple(pips) if pips is not None else None
+        self.games = games  # a match over this many games, decided by the total
 
     def side(self, s):
         return self.white if s == 0 else self.black
@@ -196,7 +198,19 @@ def status_words(fields, names, phase=None):
             names[1 - fields["turn"]], decider)
     if fields["dice"]:
         return "%s to play %d-%d" % (roller, fields["dice"][0], fields["dice"][1])
+    if _dead_cube(fields):
+        # allowed ("no limit to the number of times a double may be offered"), and useless
+        return "%s to roll (dead cube: a win is the match)" % roller
     return "%s to roll" % roller
+
+
+def _dead_cube(fields):
+    """The player on roll may double, and a win on the present cube already gives them the
+    match: a double could only help the opponent."""
+    length, me = fields["match_length"], fields["on_roll"]
+    owner = fields["cube_owner"]
+    return (length > 0 and not fields["crawford"] and owner in (None, me)
+            and fields["cube"] >= length - fields["score"][me])
 
 
 def scene_from_ids(position_id, match_id=None, view_of=None, names=DEFAULT_NAMES, **extra):
@@ -337,9 +351,13 @@ def _band(out, scene, side):
 def _match_line(scene):
     if scene.length is None:
         return " \u00b7 ".join(w for w in (scene.caption, scene.status) if w)
-    words = ["money session" if scene.length == 0 else "%d-point match" % scene.length]
+    if scene.games:
+        words = ["match over %d games" % scene.games]
+    else:
+        words = ["money session" if scene.length == 0 else "%d-point match" % scene.length]
     if scene.game_number:
-        words.append("game %d" % scene.game_number)
+        words.append("game %d" % scene.game_number +
+                     (" of %d" % scene.games if scene.games else ""))
     if scene.crawford:
         words.append("Crawford")
     if scene.caption:

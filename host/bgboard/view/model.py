@@ -166,7 +166,8 @@ class BoardModel:
                      length=match.get("length") if match else None,
                      crawford=bool(match.get("crawford")), names=self.names,
                      status=status, leds=self.leds,
-                     heat=self.heat, hand=self.hand, game_number=number, pips=pips)
+                     heat=self.heat, hand=self.hand, game_number=number, pips=pips,
+                     games=(self.state.get("settings") or {}).get("games") if match else None)
 
     def games(self):
         """The match's games in .mat notation: [{number, score, rows}], rows as

@@ -16,7 +16,8 @@ folder the matches are written into (503 while gnubg is still at it, 404 for ano
 
 From a page (JSON over the WebSocket):
     {"type": "sim", "line": {"sim": "lift", "side": 0, "at": 13}}   virtual board only
-    {"type": "new", "kind": "match", "length": 5} / {"type": "new", "kind": "money"}
+    {"type": "new", "kind": "match", "length": 5} / {"type": "new", "kind": "money",
+     "options": {"jacoby": false, "beavers": true, "raccoons": true}}  (options optional)
     {"type": "resign", "level": 1}      the player on roll offers to resign (1..3: single,
                                         gammon, backgammon); real boards have no button for it
     {"type": "answer", "accept": true}  accept or reject the resignation on offer (after a
@@ -51,6 +52,7 @@ STATE_S = 0.05
 LOOK_S = 2.0  # the virtual board's table asked again this often
 DUMP_S = 0.5  # the raw sensor view's refresh
 POLL_S = 0.03
+MONEY_OPTIONS = ("jacoby", "beavers", "raccoons")  # a page's money session may set these
 
 
 class BoardWorker(threading.Thread):
@@ -449,7 +451,16 @@ def _from_page(msg, client, worker, hub, answer):
     elif kind == "new":
         what = msg.get("kind")
         if what == "money":
-            worker.request("command", ("new", {"kind": "money"}), answer)
+            options = msg.get("options", {})
+            if not isinstance(options, dict) or any(
+                    k not in MONEY_OPTIONS or not isinstance(v, bool) for k, v in options.items()):
+                raise ValueError("new money: options are %s, each true or false"
+                                 % ", ".join(MONEY_OPTIONS))
+            args = {"kind": "money"}
+            on = dict((k, True) for k, v in options.items() if v)
+            if on:
+                args["options"] = on
+            worker.request("command", ("new", args), answer)
         elif what == "match":
             length = msg.get("length")
             if not is_int(length) or not 1 <= length <= 64:

@@ -4,6 +4,7 @@
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
+  const MONEY_OPTIONS = ["jacoby", "beavers", "raccoons"]; // the rule options of a money session
   let ws = null;
   let snap = null;
   let lastSvg = null;
@@ -216,7 +217,11 @@
   }
   $("new-match").addEventListener("click", () =>
     send({ type: "new", kind: "match", length: parseInt($("length").value, 10) }));
-  $("new-money").addEventListener("click", () => send({ type: "new", kind: "money" }));
+  $("new-money").addEventListener("click", () => {
+    const options = {};
+    for (const name of MONEY_OPTIONS) options[name] = $("opt-" + name).checked;
+    send({ type: "new", kind: "money", options: options });
+  });
   $("arrange").addEventListener("click", () => send({ type: "arrange" }));
   $("resign").addEventListener("click", () =>
     send({ type: "resign", level: parseInt($("resign-level").value, 10) }));
