@@ -121,9 +121,10 @@ def test_without_holland_the_trailer_may_double_at_once():
 def test_a_dead_cube_may_be_turned_by_default():
     """"There is no limit to the number of times a double may be offered in one game." In
     matches only Crawford (and the Holland option) restrain the cube: at 8-4 in 9 the leader,
-    whom any win gives the match, may still double, and the trailer redouble. Only a cube
-    that already gives both sides the match stays put: a double would change nothing (and
-    gnubg 1.07 crashes importing a match whose cube runs on to 512)."""
+    whom any win gives the match, may still double, and the trailer redouble, also once a
+    win gives either side the match. Such doubles, which change nothing, stop at the cube's
+    last face ("marked with the numerals 2, 4, 8, 16, 32, and 64"): gnubg 1.07 crashes
+    importing a match whose cube runs on into the thousands."""
     m = Match(9, score=(8, 4))
     g = m.game
     start(g, 1)
@@ -139,12 +140,19 @@ def test_a_dead_cube_may_be_turned_by_default():
     assert g.cube.value == 4 and g.cube.owner == 0 and g.on_roll == 0
     g.double()  # 4 gives the leader the match, not the trailer
     g.take()
-    roll_and_play(g, (4, 1))
-    e = refused(m, g.double)  # 8 gives either side the match
-    says(e, "dead cube", "present 8")
+    dice = 4
+    while g.cube.value < 64:  # 8 gives either side the match: on to 64
+        roll_and_play(g, (dice, 1))
+        g.double()
+        g.take()
+        dice = dice % 6 + 1
+    assert g.cube.value == 64
+    roll_and_play(g, (dice, 1))
+    e = refused(m, g.double)
+    says(e, "dead cube", "present 64", "last face")
     g.resign(1, player=1)
     g.accept_resignation()
-    assert m.score == [16, 4] and m.is_over()
+    assert m.score == [72, 4] and m.is_over()
 
 
 def test_the_dead_cube_option_refuses_what_gnubg_refuses():
