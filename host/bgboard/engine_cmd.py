@@ -567,7 +567,7 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analy
 
 def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace,
               flash_blunders=False, analysis=True):
-    from bgboard.sim_cmd import autoplay_result, follow_players
+    from bgboard.sim_cmd import autoplay_result, check_guided, follow_players, guided_line
     from bgboard.unixport import UnixPortBoard, UnixPortError
 
     flash = tempfile.mkdtemp(prefix="bgboard-engine-")
@@ -604,21 +604,11 @@ def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace,
     click.echo(d.rated())
     if flash_blunders:
         click.echo("flashed: %d very bad play(s)" % d.flashes)
-    click.echo("guided: %d engine play(s) made by the hands as lit (%d checker(s) lit first, "
-               "%d not); %d wrong play(s) made on purpose: %d shown as wrong, %d refused" % (
-                   done.get("guided", 0), done.get("lit", 0), done.get("unlit", 0),
-                   done.get("wrong", 0), done.get("wrong_shown", 0),
-                   done.get("wrong_refused", 0)))
+    click.echo(guided_line(done))
     if d.mismatches:
         raise click.ClickException("the board committed %d engine play(s) other than gnubg's"
                                    % len(d.mismatches))
-    if done.get("unlit", 0):
-        raise click.ClickException("the LEDs did not show %d of the engine's checkers before "
-                                   "they were moved" % done["unlit"])
-    if done.get("wrong_shown", 0) != done.get("wrong", 0) or \
-            done.get("wrong_refused", 0) != done.get("wrong", 0):
-        raise click.ClickException("a wrong move of the engine's checkers was not shown or "
-                                   "was committed")
+    check_guided(done)
     if analysis and log_dir:
         for path in done.get("files", []):
             if path.endswith(".mat"):
@@ -647,11 +637,15 @@ def _on_board(eng, side, port, grace, length, hint_level=COACH_LEVEL, flash_blun
               folder=None, names=None):
     from bgboard.link import LinkError
 
-    link = open_link(port, reconnect=True, sync=False,
+    # sync: the board's journal is read at connect (and after a gap), as the view's link
+    # does: a match begun before the engine connected is followed from its first event, so
+    # its .mat is written when it ends and the person's plays are rated from the position.
+    link = open_link(port, reconnect=True, sync=True,
                      on_problem=lambda t: say("warning: %s" % t))
     driver = EngineDriver(eng, side, link, grace=grace, coach=True, hint_level=hint_level,
                           flash_blunders=flash_blunders, analysis_dir=folder, names=names)
     link.on_event = driver.event
+    stop_on_sigterm()  # `kill` stops it as Ctrl-C does: the tallies are said
     try:
         link.connect(wait=True)
         if length:
