@@ -141,13 +141,11 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir,
     click.echo("port: %s" % port)
     click.echo("flash: %s" % board.flash, err=True)
     stop_on_sigterm()  # `kill` stops it as Ctrl-C does
-    if hands:
-        def play():
-            return hands_only(board, hands, lambda: autoplay_result(status))
+    if hands:  # the hands play one side; the port is the other side's player's
+        play = lambda: hands_only(board, hands, lambda: autoplay_result(status))  # noqa: E731
     else:
-        def play():
-            return follow_players(board, port, length or 5, games, log_dir, names,
-                                  lambda: autoplay_result(status), matches=matches)
+        play = lambda: follow_players(board, port, length or 5, games, log_dir,  # noqa: E731
+                                      names, lambda: autoplay_result(status), matches=matches)
     try:
         _run(board, port, autoplay, play_here, view, http_port, names, play)
     finally:
@@ -267,7 +265,7 @@ def follow_players(board, port, length, games, log_dir, names, finished, timeout
                    matches=1, driver=None):
     """Follow the simulated players through the port (and log), with a progress bar, until
     finished() gives their figures (returned). timeout: for each answer of the board.
-    driver(link), if given, makes a player on the host's side (bgboard.engine_cmd's
+    driver(link), if given, makes a player on the host's side (bgboard.engine_driver's
     EngineDriver): its event() sees each event, its step() runs between polls."""
     from bgboard.link import LinkError
     from bgboard.monitor import View

@@ -1,10 +1,10 @@
-"""bgboard.engine_cmd.EngineDriver on states a board gives (a scripted link: the board's side
+"""bgboard.engine_driver.EngineDriver on states a board gives (a scripted link: the board's side
 of these is tested end to end in tests/sim/test_engine_sim.py), with real gnubg."""
 
 import pytest
 
 from bgboard.engine import Engine
-from bgboard.engine_cmd import EngineDriver
+from bgboard.engine_driver import EngineDriver
 
 CLOSED = "4HPwATDgc/ABMA"  # any position: the driver only passes it on here
 
@@ -88,7 +88,7 @@ class GuideLink(ScriptedLink):
 
 
 def test_a_hint_is_for_the_person_on_roll_with_dice_and_lights_the_best_play(engine):
-    from bgboard.engine_cmd import CoachError
+    from bgboard.engine_coach import CoachError
 
     for st, words in ((state(1, ["roll"], (3, 1)), "gnubg is on roll"),
                       (state(0, ["roll", "double"]), "throw first"),

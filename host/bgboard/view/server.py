@@ -60,7 +60,7 @@ class BoardWorker(threading.Thread):
     def __init__(self, port, model, publish, opener=None, coach=None):
         super().__init__(name="bgboard-view-board", daemon=True)
         # coach(link, note, changed): an object following the board on that link (event(ev),
-        # step(), hint(), coach_view(): bgboard.engine_cmd.EngineDriver), made for each link
+        # step(), hint(), coach_view(): bgboard.engine_driver.EngineDriver), made for each link
         self.coach = coach
         self.driver = None
         self.port = port
@@ -246,7 +246,7 @@ class BoardWorker(threading.Thread):
                 answer("no coach here: `bgboard engine --view` gives hints")
                 return
             from bgboard.engine import EngineError
-            from bgboard.engine_cmd import CoachError
+            from bgboard.engine_coach import CoachError
 
             try:
                 self.driver.hint()
