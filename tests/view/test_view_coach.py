@@ -1,14 +1,20 @@
 """The coach on the page: `bgboard engine --port P --view` (gnubg plays one side of the
 virtual board, the view serves the page). A hint asked from the page's Hint button and from
 the board's Menu button: the page lists gnubg's top plays, the board lights the best one's
-first checker. Real gnubg, real Chromium, the virtual board."""
+first checker; the person's play, made by clicking, shown rated once committed. Real gnubg,
+real Chromium, the virtual board."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
 
+from test_view_play import stacks
 from viewsupport import log
+
+from bgcore import Position, Turn, notation
+from bgwire import physical
 
 BGBOARD = os.path.join(os.path.dirname(sys.executable), "bgboard")
 
@@ -35,6 +41,19 @@ class EngineView:
 def lit(page, role):
     return sorted(int(e.get_attribute("data-point")) for e in page.query_selector_all(
         '#board .glow[data-place="point"][data-role="%s"]' % role))
+
+
+def moves(words):
+    """[(from, to)] of a play in gnubg's words ("24/18 13/10", "8/5(2)", "bar/22*"), each
+    checker's whole way (lifted there, put down here)."""
+    out = []
+    for word in words.split():
+        m = re.fullmatch(r"(bar|\d+)/(off|\d+)\*?(?:\((\d)\))?", word)
+        assert m, words
+        src = 25 if m.group(1) == "bar" else int(m.group(1))
+        dst = 0 if m.group(2) == "off" else int(m.group(2))
+        out += [(src, dst)] * int(m.group(3) or 1)
+    return out
 
 
 def test_a_hint_from_the_page_and_from_the_menu_button(sim_board, new_page):
@@ -74,6 +93,32 @@ def test_a_hint_from_the_page_and_from_the_menu_button(sim_board, new_page):
         page.click('button[data-button="menu"]')  # the board's own way to ask
         page.wait_for_selector("#hint-plays tr.best")
         assert page.query_selector_all("#hint-plays tr")[0].inner_text().split("\t")[1] == best
+
+        # The person makes the hint's play by clicking (the checker lifted, then where it
+        # goes); once the engine throws, the play is committed and the page shows it rated.
+        dice = tuple(int(d) for d in caption.split()[2].split("-"))
+        turn = Turn(Position.initial(), dice)
+        for src, dst in moves(best):
+            before = stacks(page)[physical(0, dst)][0]
+            page.click('#board .hit[data-point="%d"]' % physical(0, src))
+            page.locator("#hint", has_text="In hand: 1 white").wait_for()
+            page.click('#board .hit[data-point="%d"]' % physical(0, dst))
+            page.wait_for_function(
+                """([p, n]) => document.querySelectorAll(
+                       `#board circle.checker[data-point="${p}"][data-side="0"]`).length
+                       >= Math.min(n, 5)""", arg=[physical(0, dst), before + 1])
+            turn.move(src, dst)
+        page.wait_for_selector("#ratings tr")
+        (cells,) = [[c.inner_text() for c in r.query_selector_all("td")]
+                    for r in page.query_selector_all("#ratings tr")]
+        assert cells[0] == "%d-%d" % dice and cells[1] == notation(turn.steps), cells
+        assert cells[2] in ("ok", "doubtful", "bad", "very bad"), cells
+        if cells[2] == "ok":
+            assert cells[3] == "", cells
+        else:  # the equity lost and gnubg's play
+            assert cells[3].startswith("-0.") and "(gnubg: " in cells[3], cells
+        assert page.inner_text("#tally").startswith("Your plays rated: 1; ")
+        log("rated: %s" % " ".join(cells))
     finally:
         out = engine.stop()
     assert "gnubg restarted 0 time(s)" in out
