@@ -66,8 +66,13 @@ def engine_name(level):
                    "the top plays, the person's plays rated).")
 @click.option("--http-port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="With --view: the web server's port (0: any free one).")
+@click.option("--dice", type=click.Choice(["board", "physical"]), default="board",
+              show_default=True,
+              help="On a board: physical dice for the engine's throws: it asks, the person "
+                   "throws for it and types them here (5 2), as any throw of the "
+                   "person's own; `board`: the board's electronic dice.")
 def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analysis, grace,
-           wrong_pct, name, hint_level, flash_blunders, view, http_port):
+           wrong_pct, name, hint_level, flash_blunders, view, http_port, dice):
     """Play against GNU Backgammon on the board: it plays one side, the board shows its
     plays on the LEDs and the person moves its checkers. With --sim --autoplay a whole
     match (or --games K: a money session) on a fresh virtual board, the simulated hands for
@@ -86,6 +91,9 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analy
     if view and autoplay:
         raise click.UsageError("--view goes with a board (--port): `bgboard sim`, then "
                                "`bgboard engine --port PORT --view` plays the virtual one")
+    if dice == "physical" and (autoplay or view):
+        raise click.UsageError("--dice physical goes with --port without --view: the dice "
+                               "are typed in this terminal")
     engine_side = 0 if side == "white" else 1
     names = ["White", "Black"]
     if name:
@@ -107,7 +115,8 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analy
                            hint_level, flash_blunders, http_port, tuple(names), folder)
             else:
                 _on_board(eng, engine_side, port, 1.5 if grace is None else grace, length,
-                          hint_level, flash_blunders, folder, tuple(names))
+                          hint_level, flash_blunders, folder, tuple(names),
+                          dice == "physical")
     except EngineError as e:
         raise click.ClickException(str(e)) from None
     finally:
@@ -165,8 +174,9 @@ def _autoplay(eng, side, seed, length, games, log_dir, names, wrong_pct, grace,
 
 
 def _on_board(eng, side, port, grace, length, hint_level=COACH_LEVEL, flash_blunders=False,
-              folder=None, names=None):
-    from bgboard.link import LinkError
+              folder=None, names=None, physical_dice=False):
+    from bgboard.engine_coach import CoachError
+    from bgboard.link import LinkError, Refused
 
     # sync: the board's journal is read at connect (and after a gap), as the view's link
     # does: a match begun before the engine connected is followed from its first event, so
@@ -174,21 +184,29 @@ def _on_board(eng, side, port, grace, length, hint_level=COACH_LEVEL, flash_blun
     link = open_link(port, reconnect=True, sync=True,
                      on_problem=lambda t: say("warning: %s" % t))
     driver = EngineDriver(eng, side, link, grace=grace, coach=True, hint_level=hint_level,
-                          flash_blunders=flash_blunders, analysis_dir=folder, names=names)
+                          flash_blunders=flash_blunders, analysis_dir=folder, names=names,
+                          physical_dice=physical_dice)
     link.on_event = driver.event
+    typed = TypedLines(click.get_text_stream("stdin")) if physical_dice else None
     stop_on_sigterm()  # `kill` stops it as Ctrl-C does: the tallies are said
     try:
         link.connect(wait=True)
         if length:
-            from bgboard.link import Refused
-
             try:
                 link.command("new", kind="match", length=length)
             except Refused as e:
                 raise click.ClickException(str(e)) from None
         say("gnubg (%s) plays %s; Ctrl-C stops" % (eng.level, ("white", "black")[side]))
+        if typed is not None:
+            say("physical dice: type each throw as two numbers (5 2; the opening throw "
+                "white's die first)")
         while True:
             link.poll(POLL_S)
+            for line in typed.lines() if typed is not None else ():
+                try:
+                    driver.enter_dice(parse_dice(line))
+                except (ValueError, CoachError, Refused) as e:
+                    say("dice %r: %s" % (line, e))
             driver.step()
     except KeyboardInterrupt:
         say("stopped")
@@ -198,6 +216,35 @@ def _on_board(eng, side, port, grace, length, hint_level=COACH_LEVEL, flash_blun
         link.close()
         click.echo(driver.summary())
         click.echo(driver.rated())
+
+
+def parse_dice(text):
+    """Two dice from what a person types: "5 2", "5-2", "5,2" or "52"; ValueError."""
+    digits = [c for c in text if not c.isspace() and c not in "-,/"]
+    if len(digits) != 2 or not all(c in "123456" for c in digits):
+        raise ValueError("two dice of 1 to 6, as 5 2")
+    return [int(digits[0]), int(digits[1])]
+
+
+class TypedLines:
+    """Lines typed on `stream` (stdin), taken without waiting: lines() gives those complete
+    so far. An ended stream gives none."""
+
+    def __init__(self, stream):
+        self.fd = stream.fileno()
+        self.buf = b""
+        self.ended = False
+
+    def lines(self):
+        import select
+
+        while not self.ended and select.select([self.fd], [], [], 0)[0]:
+            data = os.read(self.fd, 4096)
+            if not data:
+                self.ended = True
+            self.buf += data
+        *done, self.buf = self.buf.split(b"\n")
+        return [d.decode("utf-8", "replace").strip() for d in done if d.strip()]
 
 
 def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_port, names,

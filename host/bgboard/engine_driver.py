@@ -3,7 +3,8 @@ side through the board's link; its coach (bgboard.engine_coach) and the analysis
 it played (bgboard.engine_analysis) are parts of the same driver.
 
 The host watches the board's state. On the engine's turn it asks gnubg whether to double
-(then sends `double`) or throws (`roll`); when the engine has thrown, it asks for gnubg's
+(then sends `double`) or throws (`roll`; with physical dice it asks the person to throw
+for it and type them, enter_dice); when the engine has thrown, it asks for gnubg's
 play and sends it to the board as a `guide` (docs/protocol.md): the board lights it one
 checker at a time, the person moves the engine's checkers, and the board commits nothing
 else. A double offered to the engine is taken, dropped or beavered as gnubg says, a beaver
@@ -33,11 +34,12 @@ class EngineDriver(Coach, MatchAnalysis):
     person's finished play must stand before the engine throws (a person may still take a
     checker back; the simulated hands need none). coach, hint_level, flash_blunders,
     on_coach: the coach's (bgboard.engine_coach); analysis_dir, names: the analysis's
-    (bgboard.engine_analysis)."""
+    (bgboard.engine_analysis). physical_dice: the engine does not throw the board's dice;
+    it asks for its throw, which the person types (enter_dice)."""
 
     def __init__(self, engine, side, link, say=say, grace=0.0, coach=False,
                  hint_level=COACH_LEVEL, flash_blunders=False, on_coach=None,
-                 analysis_dir=None, names=None):
+                 analysis_dir=None, names=None, physical_dice=False):
         self.engine = engine
         self.side = side
         self.link = link
@@ -62,6 +64,10 @@ class EngineDriver(Coach, MatchAnalysis):
         self._next = 0.0  # when to look at the state again
         self._ready_since = None  # when the engine's throw became due (grace)
         self._ready_key = None
+        # Physical dice: the engine's throws are typed by the person (enter_dice), asked for
+        # once the engine has decided not to double (the turn's key when asked).
+        self.physical_dice = physical_dice
+        self._dice_asked = None
         shown = link.on_live
 
         def on_live(msg):
@@ -221,6 +227,8 @@ class EngineDriver(Coach, MatchAnalysis):
         if now - self._ready_since < self.grace:
             self._next = min(self._next, now + WAIT_S)
             return
+        if self.physical_dice and self._dice_asked == key:
+            return  # it decided on the cube and asked for its dice: they are to come
         mine = position_of(g["position_id"], side)
         if "raccoon" in allowed and self.engine.raccoon(mine, self._context(st, side)):
             self.raccoons += 1  # the person beavered the engine's double
@@ -239,7 +247,31 @@ class EngineDriver(Coach, MatchAnalysis):
                 self.doubles += 1
                 self.link.command("double")
                 return
+        if self.physical_dice:  # the person throws for it and types the dice (enter_dice)
+            if self._dice_asked != key:
+                self._dice_asked = key
+                self.say("gnubg's throw: throw the dice for it and type them (e.g. 5 2)")
+            return
         self.link.command("roll")
+
+    def enter_dice(self, dice):
+        """Physical dice typed by the person (high or low first): the throw of the player on
+        roll, the opening throw ([white's die, black's die]) included; the board checks it.
+        The engine's throw only once it asked for it: its cube comes first. The board's
+        reply; Refused, or CoachError when it is not the dice's turn."""
+        from bgboard.engine_coach import CoachError
+
+        st = self.link.command("state")
+        g = st.get("game")
+        if st.get("phase") == "playing" and g is not None and g["player"] == self.side \
+                and not g["dice"]:
+            key = (g["position_id"], tuple(tuple(m) for m in g.get("moves", [])))
+            if self._dice_asked != key:
+                raise CoachError("gnubg is deciding on the cube: type its dice when it asks")
+        reply = self.link.command("roll", dice=list(dice))
+        self._dice_asked = None
+        self._next = 0.0
+        return reply
 
     def _guide(self, st):
         info = self.link.command("guide")

@@ -30,10 +30,10 @@ if HOST_TESTS not in sys.path:
 ENGINE = "gnubg expert"  # the engine's name in the .mat (black, player 1)
 
 
-def _start(args, out):
+def _start(args, out, **kw):
     with open(out, "w") as f:  # a file, not a pipe: nobody has to read it while it runs
         return subprocess.Popen([os.path.join(BIN, "bgboard")] + args, stdout=f,
-                                stderr=subprocess.STDOUT, text=True)
+                                stderr=subprocess.STDOUT, text=True, **kw)
 
 
 def _read(path):
@@ -147,3 +147,54 @@ def test_the_engine_plays_a_match_on_a_board_over_its_port(tmp_path):
     assert found, got[-1500:]
     games, white, black = map(int, found[-1])
     assert [white, black] == match.score and games == len(match.games)
+
+
+ASKED = "gnubg's throw: throw the dice for it and type them"
+
+
+def test_physical_dice_typed_for_the_engines_throws(tmp_path):
+    """--dice physical: the engine throws no dice of the board's; it asks, and the person
+    (here the test) throws for it and types them in its terminal. Every throw of the
+    engine's in the board's journal is the one typed, in order; a bad line is said and
+    changes nothing; the match is played to its end as gnubg chose."""
+    import random
+
+    rng = random.Random(11)
+    log = str(tmp_path / "matches")
+    sim_out, engine_out = str(tmp_path / "sim.txt"), str(tmp_path / "engine.txt")
+    board = _start(["sim", "--autoplay", "--hands", "white", "--match", "1", "--seed", "3",
+                    "--flash", str(tmp_path / "flash")], sim_out)
+    engine = None
+    typed = []
+    try:
+        deadline = time.monotonic() + 600
+        port = _wait_for(board, sim_out, r"^port: (\S+)$", deadline).group(1)
+        engine = _start(["engine", "--port", port, "--dice", "physical", "--wait", "0",
+                         "--log", log], engine_out, stdin=subprocess.PIPE)
+        engine.stdin.write("7 7\n")  # no die has 7 pips
+        engine.stdin.flush()
+        while not re.search(r"^guided: ", _read(sim_out), re.M):
+            assert time.monotonic() < deadline, _read(engine_out)[-3000:]
+            assert board.poll() is None and engine.poll() is None, _read(engine_out)[-3000:]
+            if _read(engine_out).count(ASKED) > len(typed):
+                typed.append([rng.randint(1, 6), rng.randint(1, 6)])
+                engine.stdin.write("%d %d\n" % tuple(typed[-1]))
+                engine.stdin.flush()
+            time.sleep(0.05)
+        _wait_for(engine, engine_out, r"^bgboard: analysis of (\S+\.mat): ",
+                  min(deadline, time.monotonic() + 120))
+        assert _stop(engine) == 0, _read(engine_out)[-3000:]
+        events = _board_events(port)
+    finally:
+        if engine is not None and engine.poll() is None:
+            _stop(engine)
+        status = _stop(board)
+    out = _read(engine_out)
+    assert status == 0, _read(sim_out)[-3000:]
+    assert "bgboard: dice '7 7': two dice of 1 to 6" in out, out[-3000:]
+    (match,) = build_matches(events)
+    assert match.over is not None
+    thrown = [e["dice"] for e in events if e["ev"] == "roll" and e["player"] == 1]
+    assert thrown and thrown == typed, (thrown, typed)  # as typed, in order
+    m = re.search(r"^engine: (\d+) play\(s\) as gnubg chose them, (\d+) otherwise", out, re.M)
+    assert m and int(m.group(2)) == 0 and int(m.group(1)) >= 5, out[-3000:]
