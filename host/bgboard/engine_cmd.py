@@ -69,8 +69,8 @@ def engine_name(level):
 @click.option("--dice", type=click.Choice(["board", "physical"]), default="board",
               show_default=True,
               help="On a board: physical dice for the engine's throws: it asks, the person "
-                   "throws for it and types them here (5 2), as any throw of the "
-                   "person's own; `board`: the board's electronic dice.")
+                   "throws for it and types them here (5 2) or on the page (--view), as any "
+                   "throw of the person's own; `board`: the board's electronic dice.")
 def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analysis, grace,
            wrong_pct, name, hint_level, flash_blunders, view, http_port, dice):
     """Play against GNU Backgammon on the board: it plays one side, the board shows its
@@ -91,9 +91,9 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analy
     if view and autoplay:
         raise click.UsageError("--view goes with a board (--port): `bgboard sim`, then "
                                "`bgboard engine --port PORT --view` plays the virtual one")
-    if dice == "physical" and (autoplay or view):
-        raise click.UsageError("--dice physical goes with --port without --view: the dice "
-                               "are typed in this terminal")
+    if dice == "physical" and autoplay:
+        raise click.UsageError("--dice physical goes with a board (--port): the person types "
+                               "the engine's throws in the terminal or on the page (--view)")
     engine_side = 0 if side == "white" else 1
     names = ["White", "Black"]
     if name:
@@ -112,7 +112,8 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analy
             folder = (log_dir or MATCHES_DIR) if analysis else None
             if view:
                 _with_view(eng, engine_side, port, 1.5 if grace is None else grace, length,
-                           hint_level, flash_blunders, http_port, tuple(names), folder)
+                           hint_level, flash_blunders, http_port, tuple(names), folder,
+                           dice == "physical")
             else:
                 _on_board(eng, engine_side, port, 1.5 if grace is None else grace, length,
                           hint_level, flash_blunders, folder, tuple(names),
@@ -248,7 +249,7 @@ class TypedLines:
 
 
 def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_port, names,
-               folder=None):
+               folder=None, physical_dice=False):
     # The view's worker holds the link; the driver plays on it from the worker's thread.
     from bgboard.view import serve
 
@@ -259,7 +260,8 @@ def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_
     def coach(link, note, changed):
         d = EngineDriver(eng, side, link, say=note, grace=grace, coach=True,
                          hint_level=hint_level, flash_blunders=flash_blunders,
-                         on_coach=changed, analysis_dir=folder, names=names)
+                         on_coach=changed, analysis_dir=folder, names=names,
+                         physical_dice=physical_dice)
         if drivers:  # a new link (reconnected): the same tallies go on
             old = drivers[-1]
             d.ratings, d._rated, d.hints = old.ratings, old._rated, old.hints

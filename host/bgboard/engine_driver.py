@@ -250,7 +250,7 @@ class EngineDriver(Coach, MatchAnalysis):
         if self.physical_dice:  # the person throws for it and types the dice (enter_dice)
             if self._dice_asked != key:
                 self._dice_asked = key
-                self.say("gnubg's throw: throw the dice for it and type them (e.g. 5 2)")
+                self.say("gnubg's throw: throw the dice for it and enter them (e.g. 5 2)")
             return
         self.link.command("roll")
 

@@ -221,6 +221,6 @@ def test_physical_dice_the_engine_asks_before_its_dice_are_taken(engine):
         driver.enter_dice([6, 6])
     _steps(driver, 2)  # the opening position: gnubg does not double; it asks, once, and
     # throws nothing
-    assert link.sent == ["roll"] and len(said) == 1 and "type them" in said[0]
+    assert link.sent == ["roll"] and len(said) == 1 and "enter them" in said[0]
     driver.enter_dice([6, 1])
     assert (link.sent[-1], link.args[-1]) == ("roll", {"dice": [6, 1]})

@@ -124,7 +124,6 @@ def test_export_mat_and_sgf_to_stdout_and_to_a_file(capsys, journal, tmp_path):
     (["sim", "--heap", "banana"], "not a heap size"),
     (["sim", "--hands", "white"], "--hands goes with --autoplay"),
     (["engine", "--sim", "--autoplay", "--dice", "physical"], "--dice physical goes with"),
-    (["engine", "--view", "--dice", "physical", "--port", "PORT"], "--dice physical goes with"),
     (["sim", "--autoplay", "--wrong-pct", "5"], "--wrong-pct goes with --hands"),
     (["sim", "--autoplay", "--hands", "black", "--log", "OUT"], "--log is that player's"),
     (["rules", "plays", "--position-id", "AAAAAAAAAAAAAA", "--dice", "3", "1"], "game is over"),

@@ -149,7 +149,7 @@ def test_the_engine_plays_a_match_on_a_board_over_its_port(tmp_path):
     assert [white, black] == match.score and games == len(match.games)
 
 
-ASKED = "gnubg's throw: throw the dice for it and type them"
+ASKED = "gnubg's throw: throw the dice for it and enter them"
 
 
 def test_physical_dice_typed_for_the_engines_throws(tmp_path):
