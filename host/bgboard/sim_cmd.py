@@ -56,6 +56,15 @@ def default_image():
               help="With --autoplay: a money session of K games instead.")
 @click.option("--log", "log_dir", type=click.Path(file_okay=False), default=None,
               help="With --autoplay: record the journal, .mat and .sgf into this folder.")
+@click.option("--hands", type=click.Choice(["white", "black"]), default=None,
+              help="With --autoplay: the hands play this side only; the other side is "
+                   "played over the port (`bgboard engine --port PORT`), its checkers moved "
+                   "by the hands as the board lights them. The port is left free; the "
+                   "hands' figures are said when they are done, then the board runs on "
+                   "until Ctrl-C.")
+@click.option("--wrong-pct", type=click.IntRange(0, 100), default=0, show_default=True,
+              help="With --hands: how often the hands first move the other side's "
+                   "checkers wrongly (the board must refuse it), then as lit.")
 @click.option("--play", "play_here", is_flag=True,
               help="Play on it from this terminal (as `bgboard play`).")
 @click.option("--view", is_flag=True,
@@ -74,8 +83,8 @@ def default_image():
               help="With --pico: the MicroPython firmware for the Pico (RPI_PICO .uf2; "
                    "env BGBOARD_PICO_UF2).")
 @names_options
-def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir, play_here,
-        view, http_port, pico, image, uf2, white, black):
+def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir, hands,
+        wrong_pct, play_here, view, http_port, pico, image, uf2, white, black):
     """Run the virtual board: the firmware on the MicroPython unix port with simulated
     sensors, LEDs and buttons, behind a serial port (a PTY) that bgboard, mpremote and
     `bgboard flash` use as they would a Pico's. With --pico, the firmware runs on an
@@ -95,6 +104,14 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir,
         raise click.UsageError("--image and --uf2 go with --pico")
     if pico and flash_dir:
         raise click.UsageError("--pico keeps its flash in --image FILE, not --flash DIR")
+    if hands and not autoplay:
+        raise click.UsageError("--hands goes with --autoplay")
+    if wrong_pct and not hands:
+        raise click.UsageError("--wrong-pct goes with --hands")
+    if hands and (log_dir or pico):
+        raise click.UsageError("--hands leaves the port to the other side's player: --log "
+                               "is that player's (`bgboard engine --port PORT --log DIR`), "
+                               "and the emulated Pico's hands play both sides")
     names = (check_name(white, "--white"), check_name(black, "--black"))
     if pico:
         return _sim_pico(image, uf2, seed, speed, autoplay, length, games, log_dir,
@@ -104,6 +121,9 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir,
     if autoplay:
         options += ["--games", str(games)] if games else ["--autoplay", str(length or 5),
                                                           "--matches", str(matches)]
+        if hands:  # the board's simulated players leave the other side to the port
+            options += ["--engine-side", "1" if hands == "white" else "0",
+                        "--wrong-pct", str(wrong_pct)]
         if flash_dir is None:
             flash_dir = scratch = tempfile.mkdtemp(prefix="bgboard-autoplay-")
     options += ["--speed", str(speed if speed is not None else (0 if autoplay else 1))]
@@ -121,10 +141,13 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir,
     click.echo("port: %s" % port)
     click.echo("flash: %s" % board.flash, err=True)
     stop_on_sigterm()  # `kill` stops it as Ctrl-C does
+    if hands:  # the hands play one side; the port is the other side's player's
+        play = lambda: hands_only(board, hands, lambda: autoplay_result(status))  # noqa: E731
+    else:
+        play = lambda: follow_players(board, port, length or 5, games, log_dir,  # noqa: E731
+                                      names, lambda: autoplay_result(status), matches=matches)
     try:
-        _run(board, port, autoplay, play_here, view, http_port, names,
-             lambda: follow_players(board, port, length or 5, games, log_dir, names,
-                                    lambda: autoplay_result(status), matches=matches))
+        _run(board, port, autoplay, play_here, view, http_port, names, play)
     finally:
         board.stop()
         if scratch:
@@ -242,7 +265,7 @@ def follow_players(board, port, length, games, log_dir, names, finished, timeout
                    matches=1, driver=None):
     """Follow the simulated players through the port (and log), with a progress bar, until
     finished() gives their figures (returned). timeout: for each answer of the board.
-    driver(link), if given, makes a player on the host's side (bgboard.engine_cmd's
+    driver(link), if given, makes a player on the host's side (bgboard.engine_driver's
     EngineDriver): its event() sees each event, its step() runs between polls."""
     from bgboard.link import LinkError
     from bgboard.monitor import View
@@ -311,6 +334,37 @@ def follow_players(board, port, length, games, log_dir, names, finished, timeout
                % (done["games"], done["plays"], done["mismatches"], done["stuck"], last))
     if log_dir:
         click.echo("log: %s" % ", ".join(sorted(os.listdir(log_dir))))
+    check_players(done)
+    return done
+
+
+def hands_only(board, side, finished):
+    """--hands: the board's simulated hands play `side`, a player on the port the other.
+    Their figures are said once finished() gives them (exit 1 when the board committed
+    another play than theirs or than the one it lit, or let a wrong one through); the board
+    then runs on for the port's player (its last events, a look at the board) until
+    Ctrl-C."""
+    say("the hands play %s; the other side is played over the port" % side)
+    done = None
+    while done is None:
+        if board.wait(0.2) is not None:
+            raise click.ClickException("the virtual board stopped: %s"
+                                       % board.stderr()[-500:].strip())
+        done = finished()
+    click.echo("played: %d game(s), %d plays, %d mismatch(es), %d stuck"
+               % (done["games"], done["plays"], done["mismatches"], done["stuck"]))
+    click.echo(guided_line(done))
+    check_players(done)
+    check_guided(done)
+    say("the hands are done; the board runs on (Ctrl-C stops it)")
+    code = board.wait()
+    raise click.ClickException("the board stopped (exit status %s): %s"
+                               % (code, board.stderr()[-500:].strip()))
+
+
+def check_players(done):
+    """The simulated players' figures (autoplay.json): exit 1 when the board committed a
+    play other than the hands made, or read something else than their play."""
     if done["mismatches"]:
         raise click.ClickException("the board committed %d play(s) the hands did not make"
                                    % done["mismatches"])
@@ -318,7 +372,27 @@ def follow_players(board, port, length, games, log_dir, names, finished, timeout
         raise click.ClickException("the board read something other than the hands' play %d "
                                    "time(s): the checkers were put back as it asked"
                                    % done["stuck"])
-    return done
+
+
+def guided_line(done):
+    """The hands' figures for the plays the board guided (a player on the host's side)."""
+    return ("guided: %d engine play(s) made by the hands as lit (%d checker(s) lit first, "
+            "%d not); %d wrong play(s) made on purpose: %d shown as wrong, %d refused" % (
+                done.get("guided", 0), done.get("lit", 0), done.get("unlit", 0),
+                done.get("wrong", 0), done.get("wrong_shown", 0),
+                done.get("wrong_refused", 0)))
+
+
+def check_guided(done):
+    """Exit 1 when a checker of a guided play was moved before the LEDs showed it, or a wrong
+    move of the guided side's checkers was not shown as wrong or was committed."""
+    if done.get("unlit", 0):
+        raise click.ClickException("the LEDs did not show %d of the engine's checkers before "
+                                   "they were moved" % done["unlit"])
+    if done.get("wrong_shown", 0) != done.get("wrong", 0) or \
+            done.get("wrong_refused", 0) != done.get("wrong", 0):
+        raise click.ClickException("a wrong move of the engine's checkers was not shown or "
+                                   "was committed")
 
 
 def _progress(view, games):

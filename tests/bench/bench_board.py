@@ -77,4 +77,57 @@ def main():
           % (sys.implementation.name, worst_lift, total // n, worst_place))
 
 
+def best_of(n, f):
+    best = 1 << 30
+    for _ in range(n):
+        t0 = now_us()
+        f()
+        best = min(best, since_us(t0))
+    return best
+
+
+def engine_commands():
+    """What a board does for `bgboard engine` while gnubg thinks on the host: nothing (it
+    scans on; the host asks gnubg in its own process). Its share is the commands the engine
+    sends, each handled between two scans: `state` (asked at least once a second and after
+    each event), `guide` without moves (what the turn is) and `guide` with gnubg's play (the
+    Guide built and drawn). How long each holds the scan loop, on random openings' rolls."""
+    from bgcore.plays import plays_with_steps
+    from board.guide import command
+
+    with open("hardware/pinmap.json") as f:
+        leds = json.load(f)["leds"]
+    renderer = Renderer(Ready(), LedMap(leds), 64, 300)
+    rng = Rng(5)
+    times = {"state": [], "info": [], "guide": []}
+    for trial in range(100):
+        board = Board(SimClock(), rng, None, renderer, lambda m: None)
+        board.new_match(5)
+        sensed = Sensed()
+        sensed.set_position(0, Position.initial())
+        board.on_sensed(sensed)
+        board.roll((rng.randint(1, 6), rng.randint(1, 6)))
+        turn = board.match.game.turn
+        if turn is None:
+            continue  # an opening tie: thrown again
+        plays = plays_with_steps(turn.start, turn.dice)
+        steps = plays[trial % len(plays)][1]
+        words = " ".join("%d/%d" % (st.src, st.dst) for st in steps)
+        info = command(board, {})
+        guided = {"moves": words, "start": info["start"]}
+        # Best of three, as timed() (this machine's other work is not the board's); the
+        # guide given again replaces itself.
+        times["state"].append(best_of(3, board.state))
+        times["info"].append(best_of(3, lambda: command(board, {})))
+        times["guide"].append(best_of(3, lambda: command(board, guided)))
+    parts = []
+    for key, words in (("state", "state"), ("info", "guide (the turn)"),
+                       ("guide", "guide with gnubg's play (built, drawn)")):
+        t = sorted(times[key])
+        parts.append("%s: median %d us, worst %d us" % (words, t[len(t) // 2], t[-1]))
+    print("board on %s, the engine's commands (each between two scans; gnubg thinks on the "
+          "host): %s" % (sys.implementation.name, "; ".join(parts)))
+
+
 main()
+engine_commands()

@@ -1,10 +1,10 @@
-"""bgboard.engine_cmd.EngineDriver on states a board gives (a scripted link: the board's side
+"""bgboard.engine_driver.EngineDriver on states a board gives (a scripted link: the board's side
 of these is tested end to end in tests/sim/test_engine_sim.py), with real gnubg."""
 
 import pytest
 
 from bgboard.engine import Engine
-from bgboard.engine_cmd import EngineDriver
+from bgboard.engine_driver import EngineDriver
 
 CLOSED = "4HPwATDgc/ABMA"  # any position: the driver only passes it on here
 
@@ -88,7 +88,7 @@ class GuideLink(ScriptedLink):
 
 
 def test_a_hint_is_for_the_person_on_roll_with_dice_and_lights_the_best_play(engine):
-    from bgboard.engine_cmd import CoachError
+    from bgboard.engine_coach import CoachError
 
     for st, words in ((state(1, ["roll"], (3, 1)), "gnubg is on roll"),
                       (state(0, ["roll", "double"]), "throw first"),
@@ -203,3 +203,24 @@ def test_the_persons_resignation_is_answered(engine):
     driver = EngineDriver(engine, 1, link)
     _steps(driver, 1)
     assert link.sent == ["accept"] and driver.accepted == 1
+
+
+def test_physical_dice_the_engine_asks_before_its_dice_are_taken(engine):
+    # --dice physical: the person's throw is taken as typed; the engine's only once it has
+    # decided on the cube and asked (then it sends no throw of its own); asked once a turn.
+    from bgboard.engine_coach import CoachError
+
+    said = []
+    engine_turn = state(1, ["roll", "double"])
+    link = ScriptedLink([state(0, ["roll"]), engine_turn, engine_turn, engine_turn,
+                         engine_turn])
+    driver = EngineDriver(engine, 1, link, say=said.append, physical_dice=True)
+    driver.enter_dice([5, 2])  # the person's own throw
+    assert (link.sent, link.args) == (["roll"], [{"dice": [5, 2]}])
+    with pytest.raises(CoachError):  # the engine on roll, its cube not decided yet
+        driver.enter_dice([6, 6])
+    _steps(driver, 2)  # the opening position: gnubg does not double; it asks, once, and
+    # throws nothing
+    assert link.sent == ["roll"] and len(said) == 1 and "enter them" in said[0]
+    driver.enter_dice([6, 1])
+    assert (link.sent[-1], link.args[-1]) == ("roll", {"dice": [6, 1]})

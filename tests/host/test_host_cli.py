@@ -122,6 +122,10 @@ def test_export_mat_and_sgf_to_stdout_and_to_a_file(capsys, journal, tmp_path):
     (["export", "JOURNAL", "--format", "mat", "--match", "1", "-o", "/proc/nope"],
      "cannot write /proc/nope"),
     (["sim", "--heap", "banana"], "not a heap size"),
+    (["sim", "--hands", "white"], "--hands goes with --autoplay"),
+    (["engine", "--sim", "--autoplay", "--dice", "physical"], "--dice physical goes with"),
+    (["sim", "--autoplay", "--wrong-pct", "5"], "--wrong-pct goes with --hands"),
+    (["sim", "--autoplay", "--hands", "black", "--log", "OUT"], "--log is that player's"),
     (["rules", "plays", "--position-id", "AAAAAAAAAAAAAA", "--dice", "3", "1"], "game is over"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, journal, tmp_path, args, words):

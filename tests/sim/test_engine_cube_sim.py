@@ -10,7 +10,7 @@ import time
 
 from bgboard.cli_common import open_link
 from bgboard.engine import Context, Engine, position_of
-from bgboard.engine_cmd import EngineDriver
+from bgboard.engine_driver import EngineDriver
 from bgboard.view.drawing import sides_of
 from bgboard.view.model import arrangement
 from bgcore import Position

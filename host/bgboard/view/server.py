@@ -62,7 +62,7 @@ class BoardWorker(threading.Thread):
     def __init__(self, port, model, publish, opener=None, coach=None):
         super().__init__(name="bgboard-view-board", daemon=True)
         # coach(link, note, changed): an object following the board on that link (event(ev),
-        # step(), hint(), coach_view(): bgboard.engine_cmd.EngineDriver), made for each link
+        # step(), hint(), coach_view(): bgboard.engine_driver.EngineDriver), made for each link
         self.coach = coach
         self.driver = None
         self.port = port
@@ -248,13 +248,25 @@ class BoardWorker(threading.Thread):
                 answer("no coach here: `bgboard engine --view` gives hints")
                 return
             from bgboard.engine import EngineError
-            from bgboard.engine_cmd import CoachError
+            from bgboard.engine_coach import CoachError
 
             try:
                 self.driver.hint()
             except (CoachError, EngineError) as e:
                 answer("hint: %s" % e)
                 self.model.note("hint: %s" % e)
+        elif kind == "dice":  # the throw of the player on roll, physical dice entered
+            from bgboard.engine_coach import CoachError
+
+            try:
+                if getattr(self.driver, "physical_dice", False):
+                    self.driver.enter_dice(arg)  # the engine's throw once it asked for it
+                else:
+                    link.command("roll", dice=arg)
+            except CoachError as e:
+                answer("dice: %s" % e)
+                self.model.note("dice: %s" % e)
+            self._need_state = True
         elif kind == "command":  # (name, arguments): new, resign, accept, reject
             name, args = arg
             link.command(name, **args)
@@ -480,6 +492,12 @@ def _from_page(msg, client, worker, hub, answer):
         worker.request("command", ("accept" if accept else "reject", {}), answer)
     elif kind == "hint":
         worker.request("hint", None, answer)
+    elif kind == "dice":  # physical dice thrown, entered on the page
+        dice = msg.get("dice")
+        if not isinstance(dice, list) or len(dice) != 2 or \
+                not all(is_int(d) and 1 <= d <= 6 for d in dice):
+            raise ValueError("dice: two dice of 1 to 6")
+        worker.request("dice", dice, answer)
     elif kind == "raw":
         client.raw = bool(msg.get("on"))
         hub.raw_changed()

@@ -230,6 +230,12 @@
   $("demand").addEventListener("click", () =>
     send({ type: "demand", level: parseInt($("resign-level").value, 10) }));
   $("hint-button").addEventListener("click", () => send({ type: "hint" }));
+  $("enter-dice").addEventListener("click", () => {
+    const digits = $("dice").value.replace(/[\s,\-\/]/g, "");
+    if (!/^[1-6]{2}$/.test(digits)) return notice("dice: two dice of 1 to 6, as 5 2");
+    send({ type: "dice", dice: [+digits[0], +digits[1]] });
+    $("dice").value = "";
+  });
   $("raw").addEventListener("change", () => {
     document.body.classList.toggle("raw", $("raw").checked);
     send({ type: "raw", on: $("raw").checked });
