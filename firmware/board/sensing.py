@@ -461,37 +461,43 @@ class Sensing:
         # A few slots per scan, round robin: an empty, settled slot's zero level follows its
         # reading slowly (drift, temperature). Its window moves once the zero level has
         # moved by a count (noise alone would move it back and forth every few scans).
-        # A confirmed stack learns its deviation from its level the same way.
+        # A confirmed stack learns its deviation from its level the same way. Every scan
+        # runs this: on a Pico each attribute looked up in the loop costs, so all are local.
         s = self._rz_next
         level = self.level
         frame = self.frame
         off = self._off
         zero = self._zero
+        corr = self._corr
+        disabled = self.disabled
+        expect = self._expect
         step = self._rz_step
+        shift = self._rz_shift
         known = self._known
         for _ in range(self._rz_n):
             c = level[s]
-            if self.disabled[s] == 2:
+            dead = disabled[s]
+            if c == 0 and frame[s] == 0 and not dead:
+                if not (known[s] and expect[s]):  # not where a stack should be
+                    o = off[s]
+                    e = ((raw[s] - corr[s]) << 8) - o
+                    if e > step:
+                        e = step
+                    elif e < -step:
+                        e = -step
+                    o += e >> shift
+                    off[s] = o
+                    d = o - (zero[s] << 8)
+                    if d >= 256 or d <= -256:
+                        zero[s] = (o + 128) >> 8
+                        self._window(s)
+            elif dead == 2:
                 # Found dead from play: a clear checker's reading says it was not.
-                v = raw[s] - zero[s] - self._corr[s]
+                v = raw[s] - zero[s] - corr[s]
                 if (v if v > 0 else -v) > (self.field.levels[0] * self._gain[s]) >> 13:
                     self._blind(s, 0)
-            elif c and known[s] and known[s] != 3 and c == frame[s] and not self.disabled[s]:
+            elif c and not dead and c == frame[s] and known[s] and known[s] != 3:
                 self._learn(s, raw[s], c)
-            elif c == 0 and frame[s] == 0 and not self.disabled[s] and \
-                    not (known[s] and self._expect[s]):  # not where a stack should be
-                o = off[s]
-                e = ((raw[s] - self._corr[s]) << 8) - o
-                if e > step:
-                    e = step
-                elif e < -step:
-                    e = -step
-                o += e >> self._rz_shift
-                off[s] = o
-                d = o - (zero[s] << 8)
-                if d >= 256 or d <= -256:
-                    zero[s] = (o + 128) >> 8
-                    self._window(s)
             s += 1
             if s == SLOTS:
                 s = 0

@@ -15,7 +15,7 @@ class UsbLink(io.IOBase):
     def __init__(self):
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
-        self._reader = LineReader()
+        self._take = LineReader().take  # bound once: binding it allocates
         self._byte = bytearray(1)
         # Where the protocol's json.dump writes: the native stream itself, not write()
         # below, which would cost a Python call and a string per piece (a state reply took
@@ -30,16 +30,17 @@ class UsbLink(io.IOBase):
     def readline(self):
         """A complete line (bytes, without its newline) if one has arrived, else None. An
         overlong line comes back cut to MAX_LINE + 1 bytes, which the protocol refuses."""
+        if not self._waiting():
+            return None  # the usual case, 200 times a second
         stdin = sys.stdin.buffer  # type: ignore[attr-defined]
-        take = self._reader.take
+        take = self._take
         byte = self._byte
-        while self._waiting():
+        while True:
             if not stdin.readinto(byte):
                 return None
             line = take(byte[0])
-            if line is not None:
+            if line is not None or not self._waiting():
                 return line
-        return None
 
     def write(self, data):
         sys.stdout.write(data)
