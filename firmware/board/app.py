@@ -17,7 +17,8 @@ from bgwire.commands import CommandError
 
 FIRMWARE = "0.1.0"
 SCAN_MS = 10
-SERIAL_MS = 5  # a command waits at most this long to be read
+SERIAL_MS = 10  # a command waits at most this long to be read (each wake-up costs a Pico
+# about 0.3 ms of asyncio and polling: every 5 ms was a tenth of its idle work)
 LED_MS = 20  # a new LED frame waits at most this long to be shown
 CALIBRATION = "calibration.json"
 JOURNAL_PAGE = 6  # events per reply to "journal": a reply line stays about 1 KB
