@@ -15,8 +15,9 @@ BLACK = 1
 class Hands:
     """Physical actions on `table` (sim.table.Table), timed by `rng` (randint(a, b)).
     `clumsy` 0..100: the percentage chance of each kind of slip per move. `brisk`: a quick
-    player, who rests a checker 220-360 ms instead of 250-700 ms and carries it 60-200 ms
-    instead of 60-300 ms."""
+    player, who rests a checker 220-360 ms instead of 250-700 ms, carries it 60-200 ms
+    instead of 60-300 ms and hesitates with it in the air 300-900 ms instead of 600-1800 ms
+    (the emulated Pico's autoplay: every emulated second costs it about two)."""
 
     def __init__(self, table, rng, clumsy=20, brisk=False):
         self.table = table
@@ -45,7 +46,7 @@ class Hands:
                 yield self.rng.randint(20, 70)
             t.slide_done()
         elif self._chance():
-            yield self.pause(600, 1800)  # hesitation, the checker in the air
+            yield self.pause(300, 900) if self.brisk else self.pause(600, 1800)  # hesitation
         t.put(side, dst)
         yield self.pause()
 

@@ -117,7 +117,7 @@ class Players:
 
     def press(self, name):
         self.pico.press(name)
-        self.pico.sleep(self.rng.randint(200, 600))
+        self.pico.sleep(self.rng.randint(150, 400))  # a quick player's reaction
 
     def set_position(self, white_view):
         """Put every checker where `white_view` (a Position from White's side) says."""
