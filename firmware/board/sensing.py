@@ -16,7 +16,10 @@
 # learned across slots at each confirm(), so a new set of checkers needs no calibration.
 # What a single checker's deviation says about its sensor goes into that slot's gain when the
 # checker leaves (a sensor's sensitivity stays, the checkers' magnets and placements vary);
-# the level of two (and three's with it) follows the confirmed stacks of two.
+# the level of two (and three's with it) follows the confirmed stacks of two. Between two
+# confirmed positions, the empty slots whose neighbours changed show how strongly the sensors
+# see their neighbours: the table's coupling is scaled to it, and a sensor that sees none of
+# its neighbours' checkers come and go is dead (found before a checker is put on it).
 #
 # Speed: each slot keeps the window of raw counts inside which its code stays what it is
 # (offset, neighbour correction, gain and hysteresis folded in). An idle slot costs two
@@ -35,6 +38,7 @@ HYSTERESIS = 8  # counts
 GAIN_SHIFT = 3  # each placement of a single checker moves its sensor's gain by 1/8 of it
 TWO_WEIGHT = 16  # n stacks of two move the level of two by n / (n + 16) of their mean
 DEAD_MS = 2000  # a slot alone in reading empty where a restore wants a checker: this long
+DEAD_COUPLING = 100  # squared neighbour changes (sum, 16 counts^2) to call a sensor dead
 
 
 class Field:
@@ -109,7 +113,8 @@ class Sensing:
     stack's deviation from its level.
 
     A dead sensor that calibrates like a good one (it reads its zero level whatever stands
-    on it) is found from play: while the board asks for a position to be restored (expect())
+    on it) is found from play: on an empty slot, when its reading does not follow its
+    neighbours' checkers as they come and go between confirmed positions (_couple); and while the board asks for a position to be restored (expect())
     and only that slot disagrees with it, reading empty where a checker belongs, for DEAD_MS,
     the slot is disabled (disabled[s] 2) and blind_moved set: the caller's view of the board
     takes blind() as its blind slots. A slot so disabled that reads a clear checker again
@@ -163,6 +168,18 @@ class Sensing:
         self._known = bytearray(SLOTS)
         self._dev = filled("h", SLOTS)  # a stack's reading beyond its level, 1/8 count
         self._gone = filled("h", SLOTS)  # the same of a stack gone, until confirm()
+        # The neighbours' coupling, learned between confirmed positions (_couple): the
+        # table's fields times _ks (1/4096); per slot, the readings and the table's
+        # neighbour field at the last confirm(), and what the empty slot's reading did
+        # when its neighbours changed: sums of (predicted x seen) and (predicted squared),
+        # in 16 counts squared.
+        self._ks = Q
+        self._praw = filled("h", SLOTS)
+        self._pacc = filled("h", SLOTS)
+        self._sxy = filled("h", SLOTS)
+        self._sxx = filled("h", SLOTS)
+        self._se2 = 0  # the squared readings' misses of what the coupling predicts (counts)
+        self._sn = 0  # over how many changes
         self._l_shift = learn_shift
         self._l_step = learn_step << 3
         # The levels of 1, 2, 3 checkers and the boundaries between them, the field's
@@ -197,6 +214,7 @@ class Sensing:
         learning follows it from there; the set's strength is updated."""
         known = 1 if codes is None else 2
         self._suspect = -1
+        self._couple(raw, codes)
         frame = self.frame
         level = self.level
         expect = self._expect
@@ -311,6 +329,73 @@ class Sensing:
             if e == 2 or e == -2:
                 self._rebase(s, (d * gain[s]) >> 9)
             self._window(s)
+
+    def _couple(self, raw, codes):
+        # Between two confirmed positions, a slot empty at both whose neighbours changed
+        # (their field by 6 counts or more, as the table has it) shows how strongly its
+        # sensor sees them: the coupling over all such slots scales the table (when 10 %
+        # off); a slot that does not see them at all, over enough changes, has a dead
+        # sensor (a checker there would not be seen either: it goes blind before one is
+        # put on it).
+        acc = self._acc
+        pacc = self._pacc
+        praw = self._praw
+        sxy = self._sxy
+        sxx = self._sxx
+        gain = self._gain
+        ks = self._ks
+        nxy = nxx = 0
+        for s in range(SLOTS):
+            a = acc[s]
+            e = self.frame[s] if codes is None else codes[s]
+            if not e and not self._expect[s] and 0 < self._known[s] < 3 and \
+                    not self.disabled[s]:
+                p = ((a - pacc[s]) * gain[s]) >> 16  # counts, as the table has it
+                if p >= 6 or p <= -6:
+                    r = raw[s] - praw[s]
+                    lim = p * 4 if p > 0 else -p * 4
+                    r = lim if r > lim else -lim if r < -lim else r  # a hand near it
+                    xx = sxx[s] + ((p * p) >> 4)
+                    xy = sxy[s] + ((r * p) >> 4)
+                    if xx > 4000:  # the older changes count half
+                        xx >>= 1
+                        xy >>= 1
+                    sxx[s] = xx
+                    sxy[s] = xy
+                    m = r - ((ks * p) >> 12)
+                    self._se2 += m * m
+                    self._sn += 1
+                    if self._sn > 256:
+                        self._se2 >>= 1
+                        self._sn >>= 1
+                    # Dead: it sees less than a quarter of them, and a live sensor would
+                    # have seen more by four times the noise's standard error.
+                    if xx >= DEAD_COUPLING and (xy << 14) < xx * ks:
+                        d = ((ks * xx) >> 12) - xy
+                        if d * d > self._se2 // self._sn * xx:
+                            self._blind(s, 2)
+            if not self.disabled[s]:
+                nxy += sxy[s]
+                nxx += sxx[s]
+            pacc[s] = a
+            praw[s] = raw[s]
+        if nxx < 4000:
+            return
+        k = (nxy << 6) // (nxx >> 6)  # nxy * Q // nxx in a Pico's small ints
+        k = 1024 if k < 1024 else 16384 if k > 16384 else k
+        if (k - ks) * 10 < ks and (ks - k) * 10 < ks:
+            return
+        # The neighbours' fields change: every reading keeps its meaning (the zero levels
+        # held what the table missed).
+        self._ks = k
+        for s in range(SLOTS):
+            c0 = self._corr[s]
+            self._window(s)
+            d = self._corr[s] - c0
+            if d and not self.disabled[s]:
+                self._off[s] -= d << 8
+                self._zero[s] -= d
+                self._window(s)
 
     def _rebase(self, s, d):
         # The level slot s's stack's deviation is from (the expected stack's) moved by d
@@ -620,7 +705,7 @@ class Sensing:
             self._hi[s] = _HIGH
             return
         g = self._gain[s]
-        corr = (self._acc[s] * g + 32768) >> 16
+        corr = (((self._acc[s] * g) >> 12) * self._ks + 32768) >> 16
         self._corr[s] = corr
         base = self._zero[s] + corr
         c = self.level[s]

@@ -777,3 +777,87 @@ def test_a_set_whose_upper_checkers_read_weaker_is_learned_and_its_stacks_of_thr
     assert min(_margins(model, sensing, buf, slots, 2)) > 0
     assert min(_margins(model, sensing, buf, slots, 3)) > 0
     assert restore_threes()
+
+
+def _around_apart(run, model, rounds):
+    # Play on the slots apart: single checkers put down and lifted, the board confirming
+    # each position (their empty neighbours see them come and go).
+    slots = _apart()
+    for r in range(rounds):
+        heights = [0] * SLOTS
+        for s in slots:
+            heights[s] = 1 if (r + s) % 2 else -1
+        model.set_heights(heights)
+        run(300, confirm=True)
+        model.set_heights([0] * SLOTS)
+        run(300, confirm=True)
+
+
+def test_a_board_whose_sensors_see_their_neighbours_more_than_the_table_says_learns_it():
+    # Sensors that see a neighbouring stack 3.5 times as strongly as the default table
+    # says (another build's geometry or magnets): a confirmed stack of two reads as one
+    # once tall stacks of its colour stand on its four sides. Confirmed positions teach
+    # the coupling, and the stack reads two.
+    from board.layout import ALONG, ACROSS_BAR, neighbour_table
+
+    kernels, table = neighbour_table(along=[3.5 * k for k in ALONG],
+                                     across_bar=[3.5 * k for k in ACROSS_BAR])
+
+    def build():
+        clock = SimClock()
+        model = SensorModel(clock, seed=18, kernels=kernels, table=table)
+        buf = array("H", bytes(2 * SLOTS))
+        offsets, faulty = calibrate(frames(model, buf, 32))
+        sensing = Sensing(clock, offsets=offsets)
+
+        def run(ms, confirm=False):
+            for _ in range(ms // SCAN_MS):
+                clock.advance(SCAN_MS)
+                model.read_into(buf)
+                sensing.scan(buf)
+            if confirm:
+                sensing.confirm(buf)
+
+        return model, sensing, run
+
+    target = point_slot(10, 2)
+    around = (point_slot(10, 1), point_slot(10, 3), point_slot(9, 2), point_slot(11, 2))
+
+    def two_among_tall(model, sensing, run):
+        heights = [0] * SLOTS
+        heights[target] = 1
+        model.set_heights(heights)
+        run(300, confirm=True)
+        heights[target] = 2
+        model.set_heights(heights)
+        run(1000, confirm=True)
+        for s in around:
+            heights[s] = 5
+        model.set_heights(heights)
+        run(300)
+        code = sensing.frame[target]
+        model.set_heights([0] * SLOTS)
+        run(300, confirm=True)
+        return code
+
+    model, sensing, run = build()
+    assert two_among_tall(model, sensing, run) == 1
+    _around_apart(run, model, 4)
+    assert 3.0 * Q < sensing._ks < 4.0 * Q, sensing._ks
+    assert two_among_tall(model, sensing, run) == 2
+    assert sensing.blind() == []
+
+
+def test_a_dead_sensor_on_a_slot_no_checker_stood_on_is_found_from_its_neighbours():
+    # A sensor that reads its zero level whatever stands on it calibrates as good; on a
+    # slot empty so far, nothing asks for a checker there. Its neighbours' checkers come
+    # and go (a live sensor sees each by about 10 counts): it sees none of them, and goes
+    # blind before a checker is put on it (which it would not see: the play would stall).
+    dead = point_slot(3, 1)  # between point 3's slots 0 and 2
+    for fault in (None, dead):
+        model, sensing, buf, run = _play_board()
+        if fault is not None:
+            model.fault(fault, "dead")
+        _around_apart(run, model, 10)
+        assert sensing.blind() == ([] if fault is None else [dead]), fault
+        assert sensing.blind_moved == (fault is not None)
