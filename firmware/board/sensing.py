@@ -114,9 +114,10 @@ class Sensing:
 
     A dead sensor that calibrates like a good one (it reads its zero level whatever stands
     on it) is found from play: on an empty slot, when its reading does not follow its
-    neighbours' checkers as they come and go between confirmed positions (_couple); and while the board asks for a position to be restored (expect())
-    and only that slot disagrees with it, reading empty where a checker belongs, for DEAD_MS,
-    the slot is disabled (disabled[s] 2) and blind_moved set: the caller's view of the board
+    neighbours' checkers as they come and go between confirmed positions (_couple); and
+    while the board asks for a position to be restored (expect()) and only that slot
+    disagrees with it, reading empty where a checker belongs, for DEAD_MS, the slot is
+    disabled (disabled[s] 2) and blind_moved set: the caller's view of the board
     takes blind() as its blind slots. A slot so disabled that reads a clear checker again
     (a checker late, not a dead sensor) is enabled again, with blind_moved set too.
     """
