@@ -1,13 +1,11 @@
 # Building a board.sensing.Field: its figures checked, the neighbour table turned into the
-# pipeline's reverse lookup; and what a board.sensing.Sensing does when what it learned from
-# play moves every window (the set's strength, the level of two, the neighbours' coupling).
-# Loaded only while a Field is built (at start-up) or such a change is made, then let go:
-# this code is not resident (board.sensing.Field, Sensing._learn_set, Sensing._couple).
+# pipeline's reverse lookup. Loaded only while a Field is built (at start-up), then let go:
+# this code is not resident (board.sensing.Field).
 
 from array import array
 
 from board.layout import SLOTS, filled, neighbour_table
-from board.sensing import HYSTERESIS, Q
+from board.sensing import HYSTERESIS
 
 
 def build(f, levels, thresholds, hysteresis, kernels, table):
@@ -109,73 +107,3 @@ def _neighbours(f, kernels, table):
             rv[fill[other]] = s
             rv_kv[fill[other]] = 7 * row[i + 1] + 3
             fill[other] += 1
-
-
-# -- a Sensing's learning, when it moves every window ---------------------------------------
-
-
-def _rebase(p, s, d):
-    # The level slot s's stack's deviation is from (the expected stack's) moved by d (1/8
-    # count, in the stack's colour's direction): the stack keeps its reading, its deviation
-    # moves the other way.
-    if p._dev[s]:
-        p._dev[s] -= d if p._expect[s] > 0 else -d
-        p._zero[s] = ((p._off[s] + 128) >> 8) + (p._dev[s] >> 3)
-
-
-def set_gains(p, num, den):
-    """Sensing p's set of checkers reads num where its gains expect den: every gain follows
-    (the confirmed stacks keep their readings: their deviations move)."""
-    lv = p._lv
-    gain = p._gain
-    for s in range(SLOTS):
-        g = gain[s] * num // den
-        g = 1024 if g < 1024 else 16384 if g > 16384 else g
-        e = p._expect[s]
-        if e:
-            _rebase(p, s, (lv[(e if e > 0 else -e) - 1] * (g - gain[s])) >> 9)
-        gain[s] = g
-        p._window(s)
-
-
-def set_two(p):
-    """Sensing p's level of two becomes what it learned (p._lv2, from 40 counts above the
-    level of one to 3/2 of it), three's with it (its step from two scaled as two's from
-    one), and the boundaries between them, their hysteresis the field's."""
-    lv = p._lv
-    lo = lv[0] + 40
-    hi = lv[0] * 3 // 2
-    two = p._lv2 >> 3
-    two = lo if two < lo else hi if two > hi else two
-    p._lv2 = two << 3  # no further than that
-    d = two - lv[1]
-    if not d:
-        return
-    f = p.field
-    old = f.levels
-    lv[1] = two
-    lv[2] = two + (two - lv[0]) * (old[2] - old[1]) // (old[1] - old[0])
-    for b in (1, 2):
-        m = (lv[b - 1] + lv[b]) >> 1
-        p._mid[b] = m
-        p._rise[b] = m + f.rise[b] - f.thresholds[b]
-        p._fall[b] = m - f.thresholds[b] + f.fall[b]
-    for s in range(SLOTS):
-        e = p._expect[s]
-        if e == 2 or e == -2:
-            _rebase(p, s, (d * p._gain[s]) >> 9)
-        p._window(s)
-
-
-def set_coupling(p, k):
-    """Sensing p's neighbours' fields become the table's times k (1/Q): every reading keeps
-    its meaning (the zero levels held what the table missed)."""
-    p._ks = k
-    for s in range(SLOTS):
-        c0 = p._corr[s]
-        p._window(s)
-        d = p._corr[s] - c0
-        if d and not p.disabled[s]:
-            p._off[s] -= d << 8
-            p._zero[s] -= d
-            p._window(s)

@@ -292,19 +292,44 @@ class Sensing:
         # confirmed (a set whose second checker stands farther from the sensor, or nearer:
         # _fold), and three's with it (its step from two scaled as two's from one), and the
         # boundaries between them.
-        # (What follows a change is seldom run: board.field holds it.)
         lv = self._lv
+        gain = self._gain
         num, den = self._confirmed()
         if den >= 8 * lv[0] and ((num - den) * 100 >= 3 * den or (den - num) * 100 >= 3 * den):
-            _builder().set_gains(self, num, den)
-            _forget()
+            for s in range(SLOTS):
+                g = gain[s] * num // den
+                g = 1024 if g < 1024 else 16384 if g > 16384 else g
+                e = self._expect[s]
+                self._rebase(s, (lv[(e if e > 0 else -e) - 1] * (g - gain[s])) >> 9 if e else 0)
+                gain[s] = g
+                self._window(s)
         if not self._ntwo:
             return
         self._lv2 += self._two // (self._ntwo + TWO_WEIGHT)
         self._two = self._ntwo = 0
-        if not -2 < (self._lv2 >> 3) - lv[1] < 2:
-            _builder().set_two(self)
-            _forget()
+        two = self._lv2 >> 3
+        if -2 < two - lv[1] < 2:
+            return
+        two = lv[0] + 40 if two < lv[0] + 40 else lv[0] * 3 // 2 if two > lv[0] * 3 // 2 else two
+        if two != self._lv2 >> 3:  # no further than that
+            self._lv2 = two << 3
+            if two == lv[1]:
+                return
+        f = self.field
+        old = f.levels
+        d = two - lv[1]
+        lv[1] = two
+        lv[2] = two + (two - lv[0]) * (old[2] - old[1]) // (old[1] - old[0])
+        for b in (1, 2):
+            m = (lv[b - 1] + lv[b]) >> 1
+            self._mid[b] = m
+            self._rise[b] = m + f.rise[b] - f.thresholds[b]
+            self._fall[b] = m - f.thresholds[b] + f.fall[b]
+        for s in range(SLOTS):
+            e = self._expect[s]
+            if e == 2 or e == -2:
+                self._rebase(s, (d * gain[s]) >> 9)
+            self._window(s)
 
     def _couple(self, raw, codes):
         # Between two confirmed positions, a slot empty at both whose neighbours changed
@@ -359,9 +384,27 @@ class Sensing:
             return
         k = (nxy << 6) // (nxx >> 6)  # nxy * Q // nxx in a Pico's small ints
         k = 1024 if k < 1024 else 16384 if k > 16384 else k
-        if (k - ks) * 10 >= ks or (ks - k) * 10 >= ks:
-            _builder().set_coupling(self, k)
-            _forget()
+        if (k - ks) * 10 < ks and (ks - k) * 10 < ks:
+            return
+        # The neighbours' fields change: every reading keeps its meaning (the zero levels
+        # held what the table missed).
+        self._ks = k
+        for s in range(SLOTS):
+            c0 = self._corr[s]
+            self._window(s)
+            d = self._corr[s] - c0
+            if d and not self.disabled[s]:
+                self._off[s] -= d << 8
+                self._zero[s] -= d
+                self._window(s)
+
+    def _rebase(self, s, d):
+        # The level slot s's stack's deviation is from (the expected stack's) moved by d
+        # (1/8 count, in the stack's colour's direction): the stack keeps its reading, its
+        # deviation moves the other way.
+        if self._dev[s]:
+            self._dev[s] -= d if self._expect[s] > 0 else -d
+            self._zero[s] = ((self._off[s] + 128) >> 8) + (self._dev[s] >> 3)
 
     def offset(self, slot):
         """The slot's zero level now, in counts."""
