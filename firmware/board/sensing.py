@@ -14,11 +14,19 @@
 # re-zeroing) learn their stack's deviation from its level: a weak or strong magnet, a
 # checker off-centre, a sensor's sensitivity, drift under a stack. The set's strength is
 # learned across slots at each confirm(), so a new set of checkers needs no calibration.
+# What a single checker's deviation says about its sensor goes into that slot's gain when the
+# checker leaves (a sensor's sensitivity stays, the checkers' magnets and placements vary);
+# the level of two (and three's with it) follows the confirmed stacks of two. Between two
+# confirmed positions, the empty slots whose neighbours changed show how strongly the sensors
+# see their neighbours: the table's coupling is scaled to it, and a sensor that sees none of
+# its neighbours' checkers come and go is dead (found before a checker is put on it).
 #
 # Speed: each slot keeps the window of raw counts inside which its code stays what it is
 # (offset, neighbour correction, gain and hysteresis folded in). An idle slot costs two
 # comparisons; the window is recomputed only when the slot's code, a neighbour's code or
 # its offset changes.
+
+from array import array
 
 from board.layout import SLOTS, filled
 
@@ -27,7 +35,10 @@ _LOW = -32768
 _HIGH = 32767
 Q = 4096  # gains are in 1/4096
 HYSTERESIS = 8  # counts
+GAIN_SHIFT = 3  # each placement of a single checker moves its sensor's gain by 1/8 of it
+TWO_WEIGHT = 16  # n stacks of two move the level of two by n / (n + 16) of their mean
 DEAD_MS = 2000  # a slot alone in reading empty where a restore wants a checker: this long
+DEAD_COUPLING = 100  # squared neighbour changes (sum, 16 counts^2) to call a sensor dead
 
 
 class Field:
@@ -102,9 +113,11 @@ class Sensing:
     stack's deviation from its level.
 
     A dead sensor that calibrates like a good one (it reads its zero level whatever stands
-    on it) is found from play: while the board asks for a position to be restored (expect())
-    and only that slot disagrees with it, reading empty where a checker belongs, for DEAD_MS,
-    the slot is disabled (disabled[s] 2) and blind_moved set: the caller's view of the board
+    on it) is found from play: on an empty slot, when its reading does not follow its
+    neighbours' checkers as they come and go between confirmed positions (_couple); and
+    while the board asks for a position to be restored (expect()) and only that slot
+    disagrees with it, reading empty where a checker belongs, for DEAD_MS, the slot is
+    disabled (disabled[s] 2) and blind_moved set: the caller's view of the board
     takes blind() as its blind slots. A slot so disabled that reads a clear checker again
     (a checker late, not a dead sensor) is enabled again, with blind_moved set too.
     """
@@ -155,8 +168,31 @@ class Sensing:
         self._expect = filled("b", SLOTS)
         self._known = bytearray(SLOTS)
         self._dev = filled("h", SLOTS)  # a stack's reading beyond its level, 1/8 count
+        self._gone = filled("h", SLOTS)  # the same of a stack gone, until confirm()
+        # The neighbours' coupling, learned between confirmed positions (_couple): the
+        # table's fields times _ks (1/4096); per slot, the readings and the table's
+        # neighbour field at the last confirm(), and what the empty slot's reading did
+        # when its neighbours changed: sums of (predicted x seen) and (predicted squared),
+        # in 16 counts squared.
+        self._ks = Q
+        self._praw = filled("h", SLOTS)
+        self._pacc = filled("h", SLOTS)
+        self._sxy = filled("h", SLOTS)
+        self._sxx = filled("h", SLOTS)
+        self._se2 = 0  # the squared readings' misses of what the coupling predicts (counts)
+        self._sn = 0  # over how many changes
         self._l_shift = learn_shift
         self._l_step = learn_step << 3
+        # The levels of 1, 2, 3 checkers and the boundaries between them, the field's
+        # at first: the level of two (and with it three's) is learned from play.
+        f = self.field
+        self._lv = array("h", f.levels)
+        self._mid = array("h", f.thresholds)
+        self._rise = array("h", f.rise)
+        self._fall = array("h", f.fall)
+        self._two = 0  # stacks of two's deviations since the last confirm(), 1/8 count
+        self._ntwo = 0  # how many
+        self._lv2 = self._lv[1] << 3  # the level of two as learned, 1/8 count
         self._suspect = -1  # the one slot reading empty where a restore wants a checker
         self._since = 0  # since when (ticks_ms)
         self.blind_moved = False  # a slot was disabled or enabled from play: see blind()
@@ -179,12 +215,16 @@ class Sensing:
         learning follows it from there; the set's strength is updated."""
         known = 1 if codes is None else 2
         self._suspect = -1
+        self._couple(raw, codes)
         frame = self.frame
         level = self.level
         expect = self._expect
         for s in range(SLOTS):
             e = frame[s] if codes is None else codes[s]
             if self._known[s] != known or expect[s] != e:
+                if expect[s] != e:  # a confirmed stack changed: what it said stays
+                    self._fold(s, self._dev[s] or self._gone[s])
+                    self._gone[s] = 0
                 self._known[s] = known
                 expect[s] = e
                 c = level[s]
@@ -224,42 +264,147 @@ class Sensing:
         play (how 2)."""
         return [s for s in range(SLOTS) if self.disabled[s] and how in (0, self.disabled[s])]
 
-    def _learn_set(self):
-        # The checkers' strength over the gains' assumption, from the confirmed stacks'
-        # deviations (the mean over the set, its placements and the sensors): when over
-        # 3 % off, every gain follows (the confirmed stacks keep their readings: their
-        # deviations move).
-        levels = self.field.levels
+    def _confirmed(self):
+        # (num, den): over the confirmed single checkers, their readings and their levels
+        # (counts, gains applied), from their deviations.
+        lv = self._lv
         gain = self._gain
         num = den = 0
         known = self._known
         for s in range(SLOTS):
             e = self._expect[s]
-            if not e or e < -2 or e > 2:
+            if e != 1 and e != -1:
                 continue
             # A confirmed stack (1), or a checker of the starting position (2: one to a
             # slot, whatever level it reads; its deviation is from the level of one).
             c = self.frame[s] if known[s] == 1 else self.level[s] if known[s] == 2 else 0
             if c == e or known[s] == 2 and c and (c > 0) == (e > 0):
-                t = levels[(e if e > 0 else -e) - 1] * gain[s] >> 12
+                t = lv[0] * gain[s] >> 12
                 num += t + ((self._dev[s] >> 3) if e > 0 else -(self._dev[s] >> 3))
                 den += t
-        if den < 8 * levels[0]:
+        return num, den
+
+    def _learn_set(self):
+        # The checkers' strength over the gains' assumption, from the confirmed single
+        # checkers' deviations (the mean over the set, its placements and the sensors):
+        # when over 3 % off, every gain follows (the confirmed stacks keep their readings:
+        # their deviations move). Then the level of two, from the stacks of two that were
+        # confirmed (a set whose second checker stands farther from the sensor, or nearer:
+        # _fold), and three's with it (its step from two scaled as two's from one), and the
+        # boundaries between them.
+        lv = self._lv
+        gain = self._gain
+        num, den = self._confirmed()
+        if den >= 8 * lv[0] and ((num - den) * 100 >= 3 * den or (den - num) * 100 >= 3 * den):
+            for s in range(SLOTS):
+                g = gain[s] * num // den
+                g = 1024 if g < 1024 else 16384 if g > 16384 else g
+                e = self._expect[s]
+                self._rebase(s, (lv[(e if e > 0 else -e) - 1] * (g - gain[s])) >> 9 if e else 0)
+                gain[s] = g
+                self._window(s)
+        if not self._ntwo:
             return
-        if (num - den) * 100 < 3 * den and (den - num) * 100 < 3 * den:
+        self._lv2 += self._two // (self._ntwo + TWO_WEIGHT)
+        self._two = self._ntwo = 0
+        two = self._lv2 >> 3
+        if -2 < two - lv[1] < 2:
             return
+        two = lv[0] + 40 if two < lv[0] + 40 else lv[0] * 3 // 2 if two > lv[0] * 3 // 2 else two
+        if two != self._lv2 >> 3:  # no further than that
+            self._lv2 = two << 3
+            if two == lv[1]:
+                return
+        f = self.field
+        old = f.levels
+        d = two - lv[1]
+        lv[1] = two
+        lv[2] = two + (two - lv[0]) * (old[2] - old[1]) // (old[1] - old[0])
+        for b in (1, 2):
+            m = (lv[b - 1] + lv[b]) >> 1
+            self._mid[b] = m
+            self._rise[b] = m + f.rise[b] - f.thresholds[b]
+            self._fall[b] = m - f.thresholds[b] + f.fall[b]
         for s in range(SLOTS):
-            g = gain[s] * num // den
-            g = 1024 if g < 1024 else 16384 if g > 16384 else g
-            if self._dev[s]:
-                # A stack keeps its reading: the level its deviation is from (the expected
-                # one's) moves, its deviation the other way.
-                c = self._expect[s]
-                d = (levels[(c if c > 0 else -c) - 1] * (g - gain[s])) >> 9
-                self._dev[s] -= d if c > 0 else -d
-            gain[s] = g
-            self._zero[s] = ((self._off[s] + 128) >> 8) + (self._dev[s] >> 3)
+            e = self._expect[s]
+            if e == 2 or e == -2:
+                self._rebase(s, (d * gain[s]) >> 9)
             self._window(s)
+
+    def _couple(self, raw, codes):
+        # Between two confirmed positions, a slot empty at both whose neighbours changed
+        # (their field by 6 counts or more, as the table has it) shows how strongly its
+        # sensor sees them: the coupling over all such slots scales the table (when 10 %
+        # off); a slot that does not see them at all, over enough changes, has a dead
+        # sensor (a checker there would not be seen either: it goes blind before one is
+        # put on it).
+        acc = self._acc
+        pacc = self._pacc
+        praw = self._praw
+        sxy = self._sxy
+        sxx = self._sxx
+        gain = self._gain
+        ks = self._ks
+        nxy = nxx = 0
+        for s in range(SLOTS):
+            a = acc[s]
+            e = self.frame[s] if codes is None else codes[s]
+            if not e and not self._expect[s] and 0 < self._known[s] < 3 and \
+                    not self.disabled[s]:
+                p = ((a - pacc[s]) * gain[s]) >> 16  # counts, as the table has it
+                if p >= 6 or p <= -6:
+                    r = raw[s] - praw[s]
+                    lim = p * 4 if p > 0 else -p * 4
+                    r = lim if r > lim else -lim if r < -lim else r  # a hand near it
+                    xx = sxx[s] + ((p * p) >> 4)
+                    xy = sxy[s] + ((r * p) >> 4)
+                    if xx > 4000:  # the older changes count half
+                        xx >>= 1
+                        xy >>= 1
+                    sxx[s] = xx
+                    sxy[s] = xy
+                    m = r - ((ks * p) >> 12)
+                    self._se2 += m * m
+                    self._sn += 1
+                    if self._sn > 256:
+                        self._se2 >>= 1
+                        self._sn >>= 1
+                    # Dead: it sees less than a quarter of them, and a live sensor would
+                    # have seen more by four times the noise's standard error.
+                    if xx >= DEAD_COUPLING and (xy << 14) < xx * ks:
+                        d = ((ks * xx) >> 12) - xy
+                        if d * d > self._se2 // self._sn * xx:
+                            self._blind(s, 2)
+            if not self.disabled[s]:
+                nxy += sxy[s]
+                nxx += sxx[s]
+            pacc[s] = a
+            praw[s] = raw[s]
+        if nxx < 4000:
+            return
+        k = (nxy << 6) // (nxx >> 6)  # nxy * Q // nxx in a Pico's small ints
+        k = 1024 if k < 1024 else 16384 if k > 16384 else k
+        if (k - ks) * 10 < ks and (ks - k) * 10 < ks:
+            return
+        # The neighbours' fields change: every reading keeps its meaning (the zero levels
+        # held what the table missed).
+        self._ks = k
+        for s in range(SLOTS):
+            c0 = self._corr[s]
+            self._window(s)
+            d = self._corr[s] - c0
+            if d and not self.disabled[s]:
+                self._off[s] -= d << 8
+                self._zero[s] -= d
+                self._window(s)
+
+    def _rebase(self, s, d):
+        # The level slot s's stack's deviation is from (the expected stack's) moved by d
+        # (1/8 count, in the stack's colour's direction): the stack keeps its reading, its
+        # deviation moves the other way.
+        if self._dev[s]:
+            self._dev[s] -= d if self._expect[s] > 0 else -d
+            self._zero[s] = ((self._off[s] + 128) >> 8) + (self._dev[s] >> 3)
 
     def offset(self, slot):
         """The slot's zero level now, in counts."""
@@ -370,18 +515,18 @@ class Sensing:
             # Against the expected code: it keeps the hysteresis on both its sides, and
             # two more than expected needs a quarter checker beyond the full level of two
             # more (a checker comes alone, its strength varies by about 1.8 : 1).
-            f = self.field
+            lv = self._lv
             g = self._expect[s] if v >= 0 else -self._expect[s]
             if not self.level[s]:
                 g = 0  # it was empty a moment ago: a checker comes alone
             # (not while a disturbance is restored: anything may come back at once)
-            q = f.levels[0] >> 2 if self._known[s] < 3 else 1 << 14
+            q = lv[0] >> 2 if self._known[s] < 3 else 1 << 14
             c = 0
-            while c < 3 and a >= (f.levels[c] + q if 0 < c and g < c and q < 1 << 14 else
-                                  f.rise[c] if g <= c else f.fall[c]):
+            while c < 3 and a >= (lv[c] + q if 0 < c and g < c and q < 1 << 14 else
+                                  self._rise[c] if g <= c else self._fall[c]):
                 c += 1
         else:
-            t = self.field.thresholds
+            t = self._mid
             c = 0 if a < t[0] else 1 if a < t[1] else 2 if a < t[2] else 3
         if v < 0:
             c = -c
@@ -390,12 +535,15 @@ class Sensing:
             return
         self.level[s] = c
         if (c == 0 or (c > 0) != (old > 0)) and self._dev[s]:
-            # The stack is gone (or another colour's came): its deviation goes with it.
+            # The stack is gone (or another colour's came): its deviation goes with it,
+            # kept aside until the board confirms the change (_fold).
+            self._gone[s] = self._dev[s]
             self._dev[s] = 0
             self._zero[s] = (self._off[s] + 128) >> 8
         elif old == 0 and c and 0 < self._known[s] < 3 and -3 < self._expect[s] < 3:
             # A stack back where the board expects it (lifted for a moment, or another
             # checker put in its place): its reading is its level.
+            self._gone[s] = 0
             self._learn(s, r, c, 0)
         self._moved = True
         flags = self._flags
@@ -494,7 +642,7 @@ class Sensing:
             elif dead == 2:
                 # Found dead from play: a clear checker's reading says it was not.
                 v = raw[s] - zero[s] - corr[s]
-                if (v if v > 0 else -v) > (self.field.levels[0] * self._gain[s]) >> 13:
+                if (v if v > 0 else -v) > (self._lv[0] * self._gain[s]) >> 13:
                     self._blind(s, 0)
             elif c and not dead and c == frame[s] and known[s] and known[s] != 3:
                 self._learn(s, raw[s], c)
@@ -502,6 +650,32 @@ class Sensing:
             if s == SLOTS:
                 s = 0
         self._rz_next = s
+
+    def _fold(self, s, d):
+        # Slot s's confirmed stack read d / 8 counts beyond its level (its deviation) as it
+        # went (each placement once: a checker that dips for a moment is not counted): a
+        # single checker's deviation moves the slot's gain by 1 / 2**GAIN_SHIFT of what it
+        # says; a stack of two's goes into the level of two (TWO_WEIGHT) at the next
+        # confirm() (it moves every window). A checker's magnet and placement vary from one
+        # to the next: many placements make the sensor's sensitivity and the set's level.
+        # Not beyond 30 % at once: that is not a checker.
+        k = self._known[s]
+        e = self._expect[s]
+        if not 0 < k < 3 or e < -2 or e > 2 or not e or self.disabled[s]:
+            return
+        a = e if e > 0 else -e
+        g = self._gain[s]
+        t = (self._lv[a - 1] * g) >> 9  # the level, 1/8 count
+        if e < 0:
+            d = -d
+        if not d or 10 * (d if d > 0 else -d) > 3 * t:
+            return
+        if a == 2:
+            self._two += (d << 12) // g
+            self._ntwo += 1
+            return
+        g += (g * d // t) >> GAIN_SHIFT
+        self._gain[s] = 1024 if g < 1024 else 16384 if g > 16384 else g
 
     def _learn(self, s, r, c, shift=-1):
         # The stack on s reads r; if it is the confirmed one (or, seen at the set-up, a
@@ -513,7 +687,7 @@ class Sensing:
         a = e if e > 0 else -e
         if a > 2:
             return  # "3 or more": no one level to learn against
-        t = (self.field.levels[a - 1] * self._gain[s]) >> 12
+        t = (self._lv[a - 1] * self._gain[s]) >> 12
         dev = self._dev[s]
         err = ((r - ((self._off[s] + 128) >> 8) - self._corr[s] - (t if e > 0 else -t)) << 3) - dev
         if shift < 0:
@@ -537,16 +711,15 @@ class Sensing:
             self._lo[s] = _LOW
             self._hi[s] = _HIGH
             return
-        f = self.field
         g = self._gain[s]
-        corr = (self._acc[s] * g + 32768) >> 16
+        corr = (((self._acc[s] * g) >> 12) * self._ks + 32768) >> 16
         self._corr[s] = corr
         base = self._zero[s] + corr
         c = self.level[s]
         # The code the hysteresis favours: the expected one if known, else the present one.
         e = self._expect[s] if self._known[s] else c
-        rise = f.rise
-        fall = f.fall
+        rise = self._rise
+        fall = self._fall
         if c == 0:
             vhi = rise[0] if e <= 0 else fall[0]
             vlo = -(rise[0] if e >= 0 else fall[0])
@@ -556,11 +729,12 @@ class Sensing:
             # Each boundary as _reclass draws it (hysteresis toward the favoured code; two
             # above the expected one only at its full level).
             b = a - 1
-            q = f.levels[0] >> 2
+            lv = self._lv
+            q = lv[0] >> 2
             far = self._known[s] < 3  # the rule of two more (not while restoring)
-            vlo = f.levels[b] + q if b and fav < b and far else rise[b] if fav <= b else \
+            vlo = lv[b] + q if b and fav < b and far else rise[b] if fav <= b else \
                 fall[b]
-            vhi = _HIGH if a == 3 else f.levels[a] + q if fav < a and far else rise[a] \
+            vhi = _HIGH if a == 3 else lv[a] + q if fav < a and far else rise[a] \
                 if fav <= a else fall[a]
             if c < 0:
                 vlo, vhi = (-_HIGH if vhi == _HIGH else -vhi), -vlo

@@ -72,11 +72,14 @@ class SensorModel:
         self.gains = filled("h", SLOTS)  # sensitivity in 1/4096
         # Drift per slot: amplitude, period (s) and phase; kept only if there is drift (the
         # draws are made anyway, so a seed gives the same board either way).
+        # (Periods in seconds: unsigned 16 bits while they fit, as the soaks' do: the heap
+        # they run in is a Pico's.)
         self.drift = None
         if drift:
+            long = drift_hours * 5400 >= 65535
             self._amp = filled("h", SLOTS)
-            self._period = filled("i", SLOTS, 1)
-            self._phase = filled("i", SLOTS)
+            self._period = filled("i" if long else "H", SLOTS, 1)
+            self._phase = filled("i" if long else "H", SLOTS)
             self.drift = filled("h", SLOTS)
         g = int(gain_spread * 4096)
         for s in range(SLOTS):
@@ -90,8 +93,11 @@ class SensorModel:
                 self._amp[s] = a
                 self._period[s] = p
                 self._phase[s] = ph
-        self._nq = filled("i", SLOTS, self._noise_q(noise))
-        self._stuck = filled("h", SLOTS, -1)
+        # Noise per slot (1/65536 of the table's) and rails, per slot only once a fault
+        # needs it.
+        self._q = self._noise_q(noise)
+        self._nq = None  # type: array | None
+        self._stuck = None  # type: array | None
         self._dead = None  # type: bytearray | None  # blind sensors, once there is one
         shared = kernels is None and table is None
         if shared:
@@ -195,11 +201,13 @@ class SensorModel:
             if self._dead is None:
                 self._dead = bytearray(SLOTS)
             self._dead[slot] = 1
-        elif kind == "high":
-            self._stuck[slot] = 4095
-        elif kind == "low":
-            self._stuck[slot] = 0
+        elif kind in ("high", "low"):
+            if self._stuck is None:
+                self._stuck = filled("h", SLOTS, -1)
+            self._stuck[slot] = 4095 if kind == "high" else 0
         elif kind == "noisy":
+            if self._nq is None:
+                self._nq = filled("i", SLOTS, self._q)
             self._nq[slot] *= 10
         elif kind == "offset":
             self.zero[slot] += 500
@@ -238,7 +246,7 @@ class SensorModel:
                 own = acc = 0
             total = own + ((acc + 8) >> 4)
             v = self.zero[s] + ((total * self.gains[s] + 2048) >> 12)
-            if self._stuck[s] >= 0:
+            if self._stuck is not None and self._stuck[s] >= 0:
                 v = self._stuck[s]
             self._base[s] = v
 
@@ -273,6 +281,7 @@ class SensorModel:
         base = self._base
         drift = self.drift
         nq = self._nq
+        q = self._q
         stuck = self._stuck
         noise = self._noise
         # Noise samples from the precomputed table, at a random start and odd stride each
@@ -283,8 +292,8 @@ class SensorModel:
         for s in range(SLOTS):
             d = noise[i]
             i = (i + stride) & _NOISE_MASK
-            v = base[s] + ((d * nq[s] + 32768) >> 16)
-            if drift is not None and stuck[s] < 0:
+            v = base[s] + ((d * (q if nq is None else nq[s]) + 32768) >> 16)
+            if drift is not None and (stuck is None or stuck[s] < 0):
                 v += drift[s]
             if v < 0:
                 v = 0

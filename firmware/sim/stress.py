@@ -12,6 +12,7 @@ from sim.world import World
 # (name, noise RMS, SensorModel settings, faults)
 DEAD = (25, "high")  # white's 6-point, slot 0: a checker on it from the start
 CALM = (116, "dead")  # white's 24-point, slot 1: reads its zero level, calibrates as good
+UNUSED = (20, "dead")  # white's 5-point, slot 0: the same, on a point empty at the start
 CONDITIONS = (
     ("nominal", 3.0, {}, ()),
     ("noise 10 RMS", 10.0, {}, ()),
@@ -22,6 +23,7 @@ CONDITIONS = (
     ("drift +-60 counts/hour", 3.0, {"drift": 60, "drift_hours": 4.0}, ()),
     ("one dead sensor", 3.0, {}, (DEAD,)),
     ("a dead sensor that calibrates", 3.0, {}, (CALM,)),
+    ("a dead sensor on an empty point", 3.0, {}, (UNUSED,)),
     ("all at once, magnets -25%", 10.0,
      {"gain_spread": 0.10, "offset_spread": 150, "magnets": 0.75, "magnet_spread": 0.05,
       "off_centre": 4.0, "drift": 60, "drift_hours": 4.0}, (DEAD,)),

@@ -10,10 +10,10 @@ import gc
 
 from bgcore import Rules
 
-from board_support import check_autoplay
 from sim.autoplay import Autoplay
 from sim.virtual import VirtualBoard
 from sim.world import World
+from soak_check import check_autoplay
 
 
 MATCH_SEEDS = range(1, 56)  # 55 seven-point matches: about 150 games
