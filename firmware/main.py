@@ -65,13 +65,13 @@ def make_buttons(pinmap):
     """The six buttons: the pin map names them, the contract (bgwire) numbers their bits."""
     from machine import Pin
 
-    from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO
+    from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, VERIFY
     from drivers.rp2_buttons import Rp2Buttons
 
     buttons = pinmap["gpio"]["buttons"]
     table = []
     for name, bit in (("roll", ROLL), ("double", DOUBLE), ("take", TAKE), ("drop", DROP),
-                      ("undo_verify", UNDO), ("menu", MENU)):
+                      ("undo_verify", VERIFY), ("menu", MENU)):
         b = buttons[name]
         pull = Pin.PULL_UP if b.get("pull") == "up" else Pin.PULL_DOWN
         table.append((Pin(b["pin"], Pin.IN, pull), bit, b.get("active", 0)))

@@ -37,7 +37,8 @@ ROLL = 1
 DOUBLE = 2
 TAKE = 4
 DROP = 8
-UNDO = 16  # undo/verify: show every difference from the expected position
+VERIFY = 16  # light every difference from the expected position, as the `verify` command does
+#             (the pin map names its button undo_verify)
 MENU = 32  # after a match: start another with the same settings; in a game: ask for a hint
 
 ORIGIN = (0, 60, 255)  # the lifted checker's point (blue)

@@ -262,7 +262,7 @@ class Journal:
         self.name = name
         self.max_bytes = max_bytes
         self.keep = keep
-        self.snapshot = snapshot  # board.controller.Board sets its own
+        self.snapshot = snapshot  # board.controller.Controller sets its own
         self.compact_error = None  # why the last compaction inside append() failed
         self.archive = None  # board.archive.Archive sets itself: it keeps what compaction drops
         self._open()

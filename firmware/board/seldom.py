@@ -1,7 +1,7 @@
 # Board actions seldom used, loaded on first use (RAM): the acceptor's demand of a higher
 # forfeit, irregular throws with physical dice (cocked dice thrown again, a play voided
 # by the opponent), and the sensors' dump. Each is checked by bgcore, then committed as the controller commits any
-# event (board.controller.Board._commit: journaled, then sent).
+# event (board.controller.Controller._commit: journaled, then sent).
 
 
 def command(board, cmd, args):
@@ -15,7 +15,7 @@ def command(board, cmd, args):
 def demand(board, level):
     """The resigner's opponent requires a higher forfeit (the resigner then accepts or
     rejects)."""
-    game = board._game("demand")
+    game = board._playing("demand").game
     _refuse(game.why_not_demand(level))
     board._commit({"ev": "demand", "player": game.decider, "level": level})
 
@@ -26,7 +26,7 @@ def irregular(board, kind, dice=None):
     the checkers go back, the same player throws again (bgcore.irregular)."""
     from bgcore import irregular as rules
 
-    game = board._game(kind)
+    game = board._playing(kind).game
     board.settle()
     if kind == "rethrow":
         ev = {"ev": kind, "player": game.player, "dice": [dice[0], dice[1]]}  # type: ignore

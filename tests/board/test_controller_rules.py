@@ -5,7 +5,7 @@
 import gc
 
 from bgcore import GAMMON, Rules
-from board.controller import IDLE, OVER, PLAYING, Board
+from board.controller import IDLE, OVER, PLAYING, Controller
 from bgwire import DOUBLE, MENU, ROLL, TAKE
 from board.journal import Journal
 from board.storage import FlashStorage
@@ -21,7 +21,7 @@ def rig(*throws, journal=None):
         if "ev" in msg:
             events.append(msg)
 
-    board = Board(SimClock(), Dice(*throws), journal, None, emit)
+    board = Controller(SimClock(), Dice(*throws), journal, None, emit)
     return board, Eyes(board), events, emit
 
 
@@ -56,12 +56,14 @@ def test_a_shut_out_player_passes_with_the_roll_button():
     the right to double." (rules-cube-match-chouette; rule option shut_out_pass): Roll
     journals a pass, no dice; the opponent throws next."""
     from bgcore import Match, Position
+    from board.record import MatchSession
     board, eyes, events, emit = rig((3, 1))
     rules = Rules(shut_out_pass=True)
     black = counts({25: 1, 13: 14})
     white = counts({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 8: 3})
     board.new_match(0, rules)
-    board.match = Match.from_match_id(_match_id(0, BLACK), Position(black, white), rules)
+    board.match = MatchSession(Match.from_match_id(_match_id(0, BLACK),
+                                                   Position(black, white), rules))
     board.phase = PLAYING
     eyes.show(white, black)
     board.on_buttons(ROLL)  # black, on the bar against a closed board
@@ -90,7 +92,7 @@ def test_take_then_beaver_then_raccoon_on_the_buttons():
         assert kinds(events)[-2:] == ["double", "take"]
         board = eyes.board = None  # the power goes: so does the old board's RAM
         gc.collect()
-        board = Board(SimClock(), Dice((5, 2)), Journal(FlashStorage(path)), None,
+        board = Controller(SimClock(), Dice((5, 2)), Journal(FlashStorage(path)), None,
                       emit)  # the power came back
         board.resume()
         eyes.board = board
@@ -185,7 +187,7 @@ def test_a_match_over_a_number_of_games_ends_after_the_last_one():
                 journal.compact(board.snapshot())
                 board = eyes.board = journal = None  # the power goes, and the old board
                 gc.collect()
-                board = Board(SimClock(), Dice((3, 1)), Journal(FlashStorage(path)), None,
+                board = Controller(SimClock(), Dice((3, 1)), Journal(FlashStorage(path)), None,
                               emit)
                 board.resume()
                 eyes.board = board

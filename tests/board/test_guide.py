@@ -3,7 +3,7 @@
 # wrong and no other play is committed. Perfect sensing; real LED frames.
 import json
 
-from board.controller import Board
+from board.controller import Controller
 from bgwire import ROLL
 from board.guide import command
 from board.leds import LedMap, Renderer
@@ -28,7 +28,7 @@ def rig(*throws):
         ledmap = LedMap(json.load(f)["leds"])
     out = Renderer(SimLeds(ledmap.count), ledmap, 255, 100000)
     events = []
-    board = Board(Clock(), Dice(*throws), None, out, events.append)
+    board = Controller(Clock(), Dice(*throws), None, out, events.append)
     board.new_match(3)
     eyes = Eyes(board)
     eyes.start()

@@ -1,6 +1,6 @@
 # Write ahead, the last checker: a winning play the flash refuses does not end the game in
 # RAM. Apart from test_write_ahead (160K: its heap has no room for a second position).
-from board.controller import Board
+from board.controller import Controller
 from board.journal import Journal
 from board_support import WHITE, Dice, Eyes, rmtree, tmpdir
 from faulty_storage import FailingStorage
@@ -12,7 +12,7 @@ def _events(messages):
 
 
 def _replayed(path):
-    again = Board(SimClock(), Dice(), Journal(FailingStorage(path)), None, lambda m: None)
+    again = Controller(SimClock(), Dice(), Journal(FailingStorage(path)), None, lambda m: None)
     again.resume()
     return again.snapshot()
 
@@ -22,23 +22,24 @@ def test_a_winning_play_that_cannot_be_stored_does_not_end_the_game():
     RAM (no result may be journaled without the play before it); once the flash works, the
     play and then the result are committed."""
     from bgcore import Match, Position, encode_match_id
+    from board.record import MatchSession
     path = tmpdir()
     try:
         storage = FailingStorage(path)
         messages = []
         journal = Journal(storage)
-        board = Board(SimClock(), Dice((6, 5)), journal, None, messages.append)
+        board = Controller(SimClock(), Dice((6, 5)), journal, None, messages.append)
         eyes = Eyes(board)
         board.new_match(5)
         white = [0, 0, 1] + [0] * 23  # white's last checker, on its 2-point
         black = [0] * 26
         for p in (13, 8, 6):
             black[p] = 5
-        board.match = Match.from_match_id(encode_match_id({
+        board.match = MatchSession(Match.from_match_id(encode_match_id({
             "cube": 1, "cube_owner": None, "on_roll": WHITE, "crawford": False,
             "game_state": "playing", "turn": WHITE, "double_offered": False,
             "resignation": 0, "dice": [], "match_length": 5, "score": [0, 0],
-            "jacoby": False}), Position(white, black))
+            "jacoby": False}), Position(white, black)))
         board.phase = "playing"
         journal.compact(board.snapshot())  # the flash holds this position
         eyes.show(white, black)
