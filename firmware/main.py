@@ -3,7 +3,7 @@
 # the board's flash as pinmap.json by bgboard flash; the field table, when present, as
 # field.json), hands them to the drivers (drivers/, which read no pin map), and wires the
 # drivers to the board's logic (board.app). The virtual board on the MicroPython unix port
-# has its own entry beside its simulated hardware (sim/device.py, sim.serial_board).
+# has its own entry beside its simulated hardware (sim/unix_pico.py, sim.main_unix).
 
 import gc
 import json

@@ -18,7 +18,7 @@ VERBS = ("look", "lift", "place", "press")
 PRESS = (("roll", ROLL), ("double", DOUBLE), ("take", TAKE), ("drop", DROP),
          ("verify", VERIFY), ("menu", MENU), ("beaver", DOUBLE | TAKE))
 
-# The virtual board's process exits with these to be started again (firmware/sim/device.py,
+# The virtual board's process exits with these to be started again (firmware/sim/unix_pico.py,
 # bgboard.unixport): RESET for machine.reset() (a Pico's hard reset) or Ctrl-D's soft reset
 # at the friendly REPL, RESET_RAW for a soft reset from the raw REPL (mpremote's), after
 # which the new process starts in raw mode.

@@ -10,7 +10,7 @@ from board.leds import LedMap, Renderer
 from bgwire import HIT, ORIGIN, TARGET, WRONG
 from bgwire.commands import CommandError, parse
 from board_support import BLACK, WHITE, Dice, Eyes
-from sim.devices import SimLeds
+from sim.hw import SimLeds
 from support import raises
 
 

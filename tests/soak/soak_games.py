@@ -12,7 +12,7 @@ from bgcore import Rules
 
 from board_support import check_autoplay
 from sim.autoplay import Autoplay
-from sim.virtual import VirtualBoard
+from sim.virtual_board import VirtualBoard
 from sim.world import World
 
 

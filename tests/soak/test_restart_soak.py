@@ -71,7 +71,7 @@ def test_a_damaged_line_costs_at_most_the_game_it_lies_in():
         from board.storage import FlashStorage
         from board_support import check_autoplay, rmtree, tmpdir
         from sim.autoplay import Autoplay
-        from sim.virtual import VirtualBoard
+        from sim.virtual_board import VirtualBoard
 
         path = tmpdir()
         try:

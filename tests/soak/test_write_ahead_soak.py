@@ -37,7 +37,7 @@ def test_writes_failing_at_random_never_put_the_board_ahead_of_its_journal():
         from faulty_storage import FailingStorage
         from sim.autoplay import Autoplay
         from sim.rng import Rng
-        from sim.virtual import VirtualBoard
+        from sim.virtual_board import VirtualBoard
 
         path = tmpdir()
         try:
