@@ -1,6 +1,7 @@
-"""A chouette on the board: bgcore's Chouette behind the session interface that
-board.record.MatchSession shares (the game, the score, next_game, snapshots, the cube's
-events and plans, the line-up), loaded only when a chouette is played (RAM).
+"""A chouette on the board: bgcore's Chouette as the game record's match and session
+(board.record: the game, the score and snapshots as a Match has them; on_event, waiting,
+plan and add_state as the record answers them for a match), loaded only when a chouette is
+played (RAM).
 
 The box is player 0 of every game (white), the team player 1 (black: its captain moves the
 checkers). The cube actions, the results and the rotation go through the Chouette. Cube
@@ -46,7 +47,7 @@ class ChouetteSession:
                             ev["partner_from"], ev.get("consult", "free"),
                             ev.get("partner_by", "rotation")))
 
-    # --- the session interface (board.record.MatchSession) ------------------------------
+    # --- what the record and the controller ask of a match -------------------------------
 
     @property
     def game(self):
@@ -79,15 +80,17 @@ class ChouetteSession:
         return d
 
     @classmethod
-    def from_dict(cls, data, settings=None):
+    def from_dict(cls, data):
         data = dict(data)
         score = data.pop("score")
         data["game"] = dict(data["game"])
         data["game"]["rules"] = data["rules"]
         return cls(Chouette.from_dict(data), score)
 
-    def apply(self, ev):
-        """The session's part of an event (board.record.Record.apply; live or replayed):
+    # --- the session (board.record) ------------------------------------------------------
+
+    def on_event(self, ev):
+        """The chouette's part of an event (board.record.Record.apply; live or replayed):
         `game` begins the next game (the event gets who plays), a double, take or drop is
         that member's stake or the game's cube, `result` settles the game with every member
         and rotates (the event gets the settlements and the new line-up), `join`, `leave`
@@ -202,7 +205,7 @@ class ChouetteSession:
         """Why `name` may not "join", "leave" or be the box's "partner" now, or None."""
         return getattr(self.chouette, "why_not_" + kind)(name)
 
-    def state(self, out):
+    def add_state(self, out):
         """The host's `state` gets the chouette's line-up, cubes and balances."""
         c = self.chouette
         led = c.ledger
@@ -247,18 +250,13 @@ def lineup(board, kind, name):
     becomes the box's "partner" for the next game."""
     m = board.match
     if not isinstance(m, ChouetteSession):
-        raise ValueError(only_chouette(kind))
+        raise ValueError("the box takes a partner only in a chouette" if kind == "partner"
+                         else "players join and leave only a chouette")
     reason = m.why_not(kind, name)
     if reason:
         raise ValueError(reason)
     board._commit({"ev": kind, "name": name})
     board._finish_game()  # the box, or the last member still in, left
-
-
-def only_chouette(kind):
-    """Why `kind` (join, leave, partner) is refused outside a chouette."""
-    return ("the box takes a partner only in a chouette" if kind == "partner"
-            else "players join and leave only a chouette")
 
 
 def _who(member, due, pick, what):

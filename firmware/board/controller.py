@@ -8,7 +8,7 @@ board is never ahead of its flash. A play is committed when the opponent acts on
 doubles, resigns), not when its last checker lands: until then it may be taken back. Here
 are the phases' rules for the players' actions, the buttons, the timers, the tracker that
 follows the checkers (board.tracker) and the LEDs (board.leds); what differs between a match
-and a chouette is the session's (board.record.MatchSession, board.chouette_session).
+and a chouette is the session's (board.record, board.chouette_session).
 """
 
 from array import array
@@ -146,7 +146,7 @@ class Controller(Record):
 
     def roll(self, dice=None):
         """The player on roll throws (the board's dice when `dice` is None)."""
-        game = self._playing("throw").game
+        game = self._game("throw")
         self.settle()
         if self.phase == SETUP:
             raise ValueError("set up the starting position first")
@@ -162,7 +162,7 @@ class Controller(Record):
             self._commit(ev)
             self._follow_turn()
             return
-        reason = game.why_not_roll() or self._playing("throw").waiting()
+        reason = game.why_not_roll() or self.session.waiting()
         if reason and game.rules.shut_out_pass and "shut out" in reason:
             # shut out (rule option, bgcore.rare): Roll journals a pass, without a throw
             self._accept_play()
@@ -181,9 +181,9 @@ class Controller(Record):
         """double, take, drop, beaver or raccoon, by the player whose turn it is to act. In a
         chouette, `member` names whose stake it is (board.chouette_session); `pick`: none
         named, the first whose answer is due (the buttons)."""
-        game = self._playing(kind).game
+        game = self._game(kind)
         self.settle()
-        evs = self._playing(kind).plan(kind, member, pick)
+        evs = self.session.plan(kind, member, pick)
         if kind == "double":
             self._accept_play()
         for ev in evs:
@@ -192,9 +192,9 @@ class Controller(Record):
             self._result()
 
     def resign(self, level):
-        game = self._playing("resign").game
+        game = self._game("resign")
         self.settle()
-        reason = game.why_not_resign(level) or self._playing("resign").waiting()
+        reason = game.why_not_resign(level) or self.session.waiting()
         if reason:
             raise ValueError(reason)
         player = game.on_roll
@@ -204,11 +204,11 @@ class Controller(Record):
 
     def answer_resignation(self, accept):
         """The resigner's opponent accepts or rejects; after a demand the resigner does."""
-        game = self._playing("answer").game
+        game = self._game("answer")
         reason = game.why_not_accept_resignation()
-        if reason:
-            raise ValueError(reason)
         res = game.resignation
+        if reason or res is None:
+            raise ValueError(reason or "no resignation to answer")
         self._commit({"ev": "accept" if accept else "reject",
                       "player": res[0] if len(res) > 2 else game.decider})
         if game.is_over():
@@ -216,24 +216,25 @@ class Controller(Record):
 
     def undo(self):
         """Take back the last checker moved (the board then shows it must go back)."""
-        game = self._playing("undo").game
+        game = self._game("undo")
         reason = game.why_not_undo()
-        if reason:
-            raise ValueError(reason)
-        steps = game.turn.undo()
+        turn = game.turn
+        if reason or turn is None:
+            raise ValueError(reason or "no throw to take a checker back from")
+        steps = turn.undo()
         if self.tracker is not None:
             # Not to be read again from the board until the checker is back.
             self.tracker.hold = (steps[0].src, steps[-1].dst)
         self._update()
 
-    def _playing(self, what):
-        # The session, if `what` may be done in this phase.
+    def _game(self, what):
+        # The game, if `what` may be done in this phase.
         m = self.match
         if m is None or self.phase == IDLE:
             raise ValueError("no match in progress: start one (new match or money session)")
         if self.phase == OVER and what != "answer":
             raise ValueError("the game is over: set up the checkers for the next game")
-        return m
+        return m.game
 
     def settle(self):
         """Before anyone acts on the play: a checker still off its point that can only have
@@ -531,7 +532,7 @@ class Controller(Record):
             "match_id": m.match_id(),
             "allowed": game.allowed(),
         }
-        m.state(out)
+        self.session.add_state(out)
         if self.tracker is not None:
             out["game"]["moves"] = [[s.src, s.dst, 1 if s.hit else 0]
                                     for s in self.tracker.turn.steps]

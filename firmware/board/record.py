@@ -6,13 +6,17 @@ after a power cut, as the journal's events are applied again (`Record.replay`), 
 board resumes exactly at the last committed event. `snapshot()` is the plain data the
 journal's compaction restarts from.
 
-What is played is a session, with one small interface that the record and the controller
-call and never ask which kind it is: `MatchSession` here (a match to N points, a money
-session, a match over a number of games) or `board.chouette_session.ChouetteSession` (a
-chouette; loaded only when one is played, for the RAM).
+What differs between kinds of play goes through `session`, one small interface that the
+record and the controller call without asking which kind it is: on_event() (an event's part
+that depends on the kind), waiting(), plan() (a cube action's events) and add_state(). For a
+match to N points, a money session or a match over a number of games (bgcore's Match or
+GamesMatch) the record itself is the session (the methods below); a chouette brings its own,
+board.chouette_session.ChouetteSession (loaded only when one is played, for the RAM), which
+is then also the match.
 """
 
-from bgcore import Match, Rules
+from bgcore.match import Match
+from bgcore.rules import Rules
 
 SETUP = "setup"      # waiting for the starting position to stand
 OPENING = "opening"  # waiting for the opening throw
@@ -25,13 +29,15 @@ RARE = ("demand", "pass", "rethrow", "void")  # seldom: bgcore.rare
 
 
 class Record:
-    """phase, settings (the `match` event's: length, rules, and "kind" or "games") and match
-    (a session, see the module's docstring; None before the first match)."""
+    """phase, settings (the `match` event's: length, rules, and "kind" or "games"), match
+    (bgcore's Match or GamesMatch, a chouette's session; None before the first match) and
+    session (see the module's docstring)."""
 
     def __init__(self):
         self.phase = IDLE
         self.settings = {"length": 0, "rules": Rules().to_dict()}
         self.match = None
+        self.session = self
 
     def replay(self, journal):
         """Rebuild from what the journal holds (its snapshot, then its events); returns the
@@ -52,11 +58,19 @@ class Record:
         kind = ev["ev"]
         if kind == "match":
             self.settings = s = {"length": ev["length"], "rules": ev["rules"]}
+            self.session = self
             if ev.get("kind") == "chouette":
+                from board.chouette_session import ChouetteSession
+
                 s["kind"] = "chouette"
+                self.match = self.session = ChouetteSession.start(ev)
             elif ev.get("games"):  # a match over a number of games, decided by the total
+                from bgcore import GamesMatch
+
                 s["games"] = ev["games"]
-            self.match = _session(s).start(ev)
+                self.match = GamesMatch(ev["games"], Rules.from_dict(ev["rules"]))
+            else:
+                self.match = Match(ev["length"], Rules.from_dict(ev["rules"]))
             self.phase = SETUP
             return
         m = self.match
@@ -64,7 +78,7 @@ class Record:
             raise ValueError("event %r before any match" % kind)
         game = m.game
         if kind == "game":
-            m.apply(ev)  # the next game (a match's first is there from the start)
+            self.session.on_event(ev)  # the next game (a match's first is there already)
             game = m.game
             ev["number"] = m.games + 1
             ev["score"] = m.score
@@ -78,6 +92,8 @@ class Record:
             turn = game.turn
             if game.is_over():  # its last play is in: nothing more to play (a tracker left
                 raise ValueError("the game is over")  # on it once committed it twice)
+            if turn is None:
+                raise ValueError("no throw to play")
             while turn.moves:  # live, the tracker moved them already: make them again here
                 turn.undo()
             if not _replay(game, ev["moves"]):
@@ -98,11 +114,11 @@ class Record:
             game.reject_resignation(ev["player"])
         elif kind == "result":
             self.phase = OVER
-            m.apply(ev)  # a chouette settles the game
+            self.session.on_event(ev)  # a chouette settles the game
         elif kind == "match_over":
             self.phase = IDLE
         else:  # the cube's, a chouette's line-up: the session's, or refused as unknown
-            m.apply(ev)
+            self.session.on_event(ev)
 
     def play_again(self, moves):
         """Make `moves` (a play's, as its event has them) again as the turn's moves, not
@@ -130,10 +146,68 @@ class Record:
         self.settings = snap["settings"]
         data = snap["match"]
         self.match = None
-        if data:
-            if "rules" not in data:
-                data["rules"] = self.settings["rules"]
-            self.match = _session(self.settings).from_dict(data, self.settings)
+        self.session = self
+        if not data:
+            return
+        if "rules" not in data:
+            data["rules"] = self.settings["rules"]
+        if self.settings.get("kind") == "chouette":
+            from board.chouette_session import ChouetteSession
+
+            self.match = self.session = ChouetteSession.from_dict(data)
+        elif self.settings.get("games"):
+            from bgcore import GamesMatch
+
+            self.match = GamesMatch.from_dict(data)
+        else:
+            self.match = Match.from_dict(data)
+
+    # --- the session of a match or money session (a chouette's: board.chouette_session) ----
+
+    def on_event(self, ev):
+        """The kind's part of an event (apply(); live or replayed): `game` starts the next
+        game (a match's first is there from the start), a cube action changes the cube (the
+        event gets the value now at stake), `result` needs nothing more; any other is
+        refused."""
+        kind = ev["ev"]
+        m = self.match
+        if not isinstance(m, Match):  # (a chouette answers with a session of its own)
+            raise ValueError("event %r before any match" % kind)
+        if kind == "game":
+            if m.game.is_over():
+                m.next_game()
+        elif kind in CUBE:
+            game = m.game
+            getattr(game, kind)(ev["player"])
+            if kind != "take" and kind != "drop":  # the value now at stake, for the host
+                ev["cube"] = game.cube.value * (2 if kind == "double" else 1)
+        elif kind != "result":
+            raise ValueError("unknown event %r" % kind)
+
+    def waiting(self):
+        """Why nobody may throw or resign now though the game allows it, or None."""
+        return None
+
+    def plan(self, kind, member, pick):
+        """The events of a cube action (double, take, drop, beaver, raccoon) by the player
+        whose turn it is to act, or ValueError saying why not; nothing changes here.
+        member, pick: a chouette's (whose stake; answer for the first due)."""
+        if member is not None:
+            raise ValueError("a member is named only in a chouette")
+        m = self.match
+        if not isinstance(m, Match):  # (a chouette answers with a session of its own)
+            raise ValueError("no match in progress")
+        game = m.game
+        player = game.on_roll if kind in ("double", "raccoon") else game.decider
+        if kind == "beaver" and game.cube.taken_by is not None:
+            player = game.cube.taken_by  # a beaver just after the take
+        reason = getattr(game, "why_not_" + kind)(player)
+        if reason:
+            raise ValueError(reason)
+        return [{"ev": kind, "player": player}]
+
+    def add_state(self, out):
+        """Add what the host's `state` shows of this kind of play to `out` (nothing)."""
 
 
 def match_event(length=0, rules=None, games=0):
@@ -150,90 +224,6 @@ def match_event(length=0, rules=None, games=0):
     else:
         Match(length, rules)
     return ev
-
-
-def _session(settings):
-    # The session class the match's settings call for.
-    if settings.get("kind") == "chouette":
-        from board.chouette_session import ChouetteSession
-
-        return ChouetteSession
-    return MatchSession
-
-
-class MatchSession:
-    """A match to `length` points, a money session (length 0) or a match over a number of
-    games (bgcore.sheet's GamesMatch), as the board plays it: bgcore's match `core` behind the
-    interface a chouette's session (board.chouette_session.ChouetteSession) shares. The
-    match as it stands is the core's: game, games (finished), score, length, winner,
-    is_over(), match_id(), to_dict()."""
-
-    def __init__(self, core):
-        self.core = core
-
-    def __getattr__(self, name):  # the core's (a method each would cost RAM)
-        return getattr(self.core, name)
-
-    @classmethod
-    def start(cls, ev):
-        """The session a `match` event starts."""
-        rules = Rules.from_dict(ev["rules"])
-        if ev.get("games"):
-            from bgcore import GamesMatch
-
-            return cls(GamesMatch(ev["games"], rules))
-        return cls(Match(ev["length"], rules))
-
-    @classmethod
-    def from_dict(cls, data, settings):
-        """The session to_dict() described (settings: its `match` event's)."""
-        if settings.get("games"):
-            from bgcore import GamesMatch
-
-            return cls(GamesMatch.from_dict(data))
-        return cls(Match.from_dict(data))
-
-    def state(self, out):
-        """Add what the host's `state` shows of this kind of session to `out` (nothing)."""
-
-    def apply(self, ev):
-        """The session's part of an event (Record.apply; live or replayed): `game` starts
-        the next game (a match's first is there from the start), a cube action changes the
-        cube (the event gets the value now at stake), `result` needs nothing more; any other
-        is refused."""
-        kind = ev["ev"]
-        m = self.core
-        if kind == "game":
-            if m.game.is_over():
-                m.next_game()
-        elif kind in CUBE:
-            game = m.game
-            getattr(game, kind)(ev["player"])
-            if kind != "take" and kind != "drop":  # the value now at stake, for the host
-                ev["cube"] = game.cube.value * (2 if kind == "double" else 1)
-        elif kind != "result":
-            raise ValueError("unknown event %r" % kind)
-
-    # --- before an action is committed (board.controller) ------------------------------------
-
-    def waiting(self):
-        """Why nobody may throw or resign now though the game allows it, or None."""
-        return None
-
-    def plan(self, kind, member, pick):
-        """The events of a cube action (double, take, drop, beaver, raccoon) by the player
-        whose turn it is to act, or ValueError saying why not; nothing changes here.
-        member, pick: a chouette's (whose stake; answer for the first due)."""
-        if member is not None:
-            raise ValueError("a member is named only in a chouette")
-        game = self.core.game
-        player = game.on_roll if kind in ("double", "raccoon") else game.decider
-        if kind == "beaver" and game.cube.taken_by is not None:
-            player = game.cube.taken_by  # a beaver just after the take
-        reason = getattr(game, "why_not_" + kind)(player)
-        if reason:
-            raise ValueError(reason)
-        return [{"ev": kind, "player": player}]
 
 
 def _replay(game, moves, i=0, end=True):

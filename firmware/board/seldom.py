@@ -15,7 +15,7 @@ def command(board, cmd, args):
 def demand(board, level):
     """The resigner's opponent requires a higher forfeit (the resigner then accepts or
     rejects)."""
-    game = board._playing("demand").game
+    game = board._game("demand")
     _refuse(game.why_not_demand(level))
     board._commit({"ev": "demand", "player": game.decider, "level": level})
 
@@ -26,7 +26,7 @@ def irregular(board, kind, dice=None):
     the checkers go back, the same player throws again (bgcore.irregular)."""
     from bgcore import irregular as rules
 
-    game = board._playing(kind).game
+    game = board._game(kind)
     board.settle()
     if kind == "rethrow":
         ev = {"ev": kind, "player": game.player, "dice": [dice[0], dice[1]]}  # type: ignore

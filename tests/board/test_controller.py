@@ -100,10 +100,9 @@ def test_a_hit_is_journaled_with_the_checker_on_the_bar():
 def playing_from(board, eyes, mover_side, mover, opponent, length=5):
     """Put a game in play from a position (sides' own numbering), mover_side to throw."""
     from bgcore import Match, Position
-    from board.record import MatchSession
     position = Position(mover, opponent)
     board.new_match(length)
-    board.match = MatchSession(Match.from_match_id(_match_id(length, mover_side), position))
+    board.match = Match.from_match_id(_match_id(length, mover_side), position)
     board.phase = PLAYING
     white, black = (mover, opponent) if mover_side == WHITE else (opponent, mover)
     eyes.show(white, black)

@@ -56,14 +56,12 @@ def test_a_shut_out_player_passes_with_the_roll_button():
     the right to double." (rules-cube-match-chouette; rule option shut_out_pass): Roll
     journals a pass, no dice; the opponent throws next."""
     from bgcore import Match, Position
-    from board.record import MatchSession
     board, eyes, events, emit = rig((3, 1))
     rules = Rules(shut_out_pass=True)
     black = counts({25: 1, 13: 14})
     white = counts({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 8: 3})
     board.new_match(0, rules)
-    board.match = MatchSession(Match.from_match_id(_match_id(0, BLACK),
-                                                   Position(black, white), rules))
+    board.match = Match.from_match_id(_match_id(0, BLACK), Position(black, white), rules)
     board.phase = PLAYING
     eyes.show(white, black)
     board.on_buttons(ROLL)  # black, on the bar against a closed board

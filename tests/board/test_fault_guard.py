@@ -171,7 +171,7 @@ def test_a_fault_in_the_boards_logic_puts_it_back_to_its_journal():
         _run(app, 5)
         board = app.board
         before = board.snapshot()
-        board.match.core.game = None  # as a fault would leave it: half changed
+        board.match.game = None  # as a fault would leave it: half changed
         app.hw.buttons.press(2)  # double: raises AttributeError in the board's logic
         _run(app, 50)
         faults = _faults(link)

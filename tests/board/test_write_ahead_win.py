@@ -22,7 +22,6 @@ def test_a_winning_play_that_cannot_be_stored_does_not_end_the_game():
     RAM (no result may be journaled without the play before it); once the flash works, the
     play and then the result are committed."""
     from bgcore import Match, Position, encode_match_id
-    from board.record import MatchSession
     path = tmpdir()
     try:
         storage = FailingStorage(path)
@@ -35,11 +34,11 @@ def test_a_winning_play_that_cannot_be_stored_does_not_end_the_game():
         black = [0] * 26
         for p in (13, 8, 6):
             black[p] = 5
-        board.match = MatchSession(Match.from_match_id(encode_match_id({
+        board.match = Match.from_match_id(encode_match_id({
             "cube": 1, "cube_owner": None, "on_roll": WHITE, "crawford": False,
             "game_state": "playing", "turn": WHITE, "double_offered": False,
             "resignation": 0, "dice": [], "match_length": 5, "score": [0, 0],
-            "jacoby": False}), Position(white, black)))
+            "jacoby": False}), Position(white, black))
         board.phase = "playing"
         journal.compact(board.snapshot())  # the flash holds this position
         eyes.show(white, black)
