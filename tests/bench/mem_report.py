@@ -14,8 +14,9 @@ import micropython  # type: ignore[import-not-found]
 # The order a device imports them in (each after what it imports).
 CORE = ("bgcore", "bgcore.rules", "bgcore.cube", "bgcore.offers", "bgcore.gamedata",
         "bgcore.game", "bgcore.match")
-BOARD = ("board.layout", "board.tracker", "board.controller", "board.sensing",
-         "board.storage", "board.journal", "board.leds", "board.protocol", "board.app")
+BOARD = ("board.layout", "board.tracker", "board.record", "board.controller", "board.sensing",
+         "board.storage", "board.journal_codec", "board.journal", "board.leds", "board.protocol",
+         "board.app")
 ON_DEMAND = ("bgcore.matchid", "bgcore.plays", "bgcore.drawing", "bgcore.ordering",
              "bgcore.ledger", "bgcore.chouette", "board.calibration", "board.chouette_session")
 SIM = ("sim.rng", "sim.sensor_model", "sim.hw", "sim.table", "sim.world", "sim.hands",
