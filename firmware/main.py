@@ -3,7 +3,7 @@
 # the board's flash as pinmap.json by bgboard flash; the field table, when present, as
 # field.json), hands them to the drivers (drivers/, which read no pin map), and wires the
 # drivers to the board's logic (board.app). The virtual board on the MicroPython unix port
-# has its own entry beside its simulated hardware (sim/device.py, sim.serial_board).
+# has its own entry beside its simulated hardware (sim/unix_pico.py, sim.main_unix).
 
 import gc
 import json
@@ -65,13 +65,13 @@ def make_buttons(pinmap):
     """The six buttons: the pin map names them, the contract (bgwire) numbers their bits."""
     from machine import Pin
 
-    from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO
+    from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, VERIFY
     from drivers.rp2_buttons import Rp2Buttons
 
     buttons = pinmap["gpio"]["buttons"]
     table = []
     for name, bit in (("roll", ROLL), ("double", DOUBLE), ("take", TAKE), ("drop", DROP),
-                      ("undo_verify", UNDO), ("menu", MENU)):
+                      ("undo_verify", VERIFY), ("menu", MENU)):
         b = buttons[name]
         pull = Pin.PULL_UP if b.get("pull") == "up" else Pin.PULL_DOWN
         table.append((Pin(b["pin"], Pin.IN, pull), bit, b.get("active", 0)))

@@ -26,8 +26,11 @@ carries the colours so drawn. Their names in words, and the exact way back from 
 colour to its role, are in bgwire.roles (the host's: every string a module holds costs the
 board RAM once it is loaded, so the board loads only this).
 
-Points: each side counts its own points 1..24 (25 its bar, 0 its tray); the board (its
-sensors, its LEDs) counts in white's: physical().
+Sides: WHITE 0 and BLACK 1, as events (`player`), sim lines (`side`) and bgcore number the
+players (in a chouette, the box and the team). Points: each side counts its own points
+1..24 (25 its bar, 0 its tray); the board (its sensors, its LEDs) counts in white's:
+physical(). (board.layout's WHITE_SIGN and BLACK_SIGN are another thing: the sign of each
+colour's magnets in slot codes.)
 """
 
 PROTOCOL = 1  # a hello naming another version is refused by the host
@@ -37,7 +40,8 @@ ROLL = 1
 DOUBLE = 2
 TAKE = 4
 DROP = 8
-UNDO = 16  # undo/verify: show every difference from the expected position
+VERIFY = 16  # light every difference from the expected position, as the `verify` command does
+#             (the pin map names its button undo_verify)
 MENU = 32  # after a match: start another with the same settings; in a game: ask for a hint
 
 ORIGIN = (0, 60, 255)  # the lifted checker's point (blue)
@@ -50,6 +54,10 @@ DICE = (255, 255, 200)  # the dice's pips
 REFUSED = WRONG  # a refused action: both dice red
 
 
+WHITE = 0
+BLACK = 1
+
+
 def physical(side, point):
     """The board's point (white's numbering) of `side`'s own point 1..24."""
-    return point if side == 0 else 25 - point
+    return point if side == WHITE else 25 - point

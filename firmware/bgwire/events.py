@@ -1,6 +1,7 @@
 """The board's journaled events (docs/protocol.md, "Events"): each name with its fields and
 their kinds, and the check of one field. The board writes events as it commits them
-(board/controller.py); the host checks each against this before using it (bgboard.events).
+(board/controller.py; board/record.py applies them, live and replayed); the host checks each
+against this before using it (bgboard.events).
 Only the host and the tests load this module: it costs the board nothing.
 
     {"ev": "roll", "seq": 12, "player": 0, "dice": [5, 2]}

@@ -11,14 +11,14 @@ to the firmware, and the exit codes with which the virtual board's process asks 
 S: 0 white, 1 black; P in S's own numbering: 1..24 points, 25 its bar, 0 its tray.
 """
 
-from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO
+from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, VERIFY
 
 VERBS = ("look", "lift", "place", "press")
 # Button names a press takes, and their bits (beaver: Double and Take pressed together).
-PRESS = (("roll", ROLL), ("double", DOUBLE), ("take", TAKE), ("drop", DROP), ("undo", UNDO),
-         ("menu", MENU), ("beaver", DOUBLE | TAKE))
+PRESS = (("roll", ROLL), ("double", DOUBLE), ("take", TAKE), ("drop", DROP),
+         ("verify", VERIFY), ("menu", MENU), ("beaver", DOUBLE | TAKE))
 
-# The virtual board's process exits with these to be started again (firmware/sim/device.py,
+# The virtual board's process exits with these to be started again (firmware/sim/unix_pico.py,
 # bgboard.unixport): RESET for machine.reset() (a Pico's hard reset) or Ctrl-D's soft reset
 # at the friendly REPL, RESET_RAW for a soft reset from the raw REPL (mpremote's), after
 # which the new process starts in raw mode.

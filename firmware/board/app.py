@@ -5,7 +5,7 @@
 import gc
 import json
 
-from board.controller import Board
+from board.controller import Controller
 from board.archive import Archive
 from board.journal import Journal, Resync
 from board.leds import LedMap, Renderer
@@ -112,7 +112,7 @@ class App:
         return n
 
     def _new_board(self):
-        return Board(self.hw.clock, self.hw.rng, self.journal, self.renderer,
+        return Controller(self.hw.clock, self.hw.rng, self.journal, self.renderer,
                      self.protocol.push)
 
     def info(self):
@@ -391,9 +391,13 @@ class App:
         elif cmd in ("double", "take", "drop", "beaver", "raccoon"):
             board.cube_action(cmd, args.get("member"))
         elif cmd == "partner":
-            board.partner(args["member"])
+            from board import chouette_session  # loaded when a chouette is played
+
+            chouette_session.partner(board, args["member"])
         elif cmd == "join" or cmd == "leave":
-            board.lineup(cmd, args["name"])
+            from board import chouette_session
+
+            chouette_session.lineup(board, cmd, args["name"])
         elif cmd == "resign":
             board.resign(args["level"])
         elif cmd in ("accept", "reject"):
@@ -463,7 +467,9 @@ class App:
         players = args.get("players")
         if not players:
             raise CommandError("new chouette: give the players, highest rank (the box) first")
-        self.board.new_chouette(players, _rules(options), multiple, partner_from, extra)
+        from board import chouette_session
+
+        chouette_session.new(self.board, players, _rules(options), multiple, partner_from, extra)
 
     def _journal(self, since):
         try:

@@ -1,11 +1,13 @@
-# A chouette on the board: bgcore's Chouette driven by the controller (board.controller),
-# loaded only when a chouette is started (RAM).
-#
-# The box is player 0 of every game (white), the team player 1 (black: its captain moves
-# the checkers). The controller holds a Session where it holds a money session's Match (the
-# game, the score, next_game, snapshots); the cube actions, the results and the rotation go
-# through the Chouette. Cube events with a `member` are that member's own stake; those
-# without are the game's cube (docs/protocol.md).
+"""A chouette on the board: bgcore's Chouette as the game record's match and session
+(board.record: the game, the score and snapshots as a Match has them; on_event, waiting,
+plan and add_state as the record answers them for a match), loaded only when a chouette is
+played (RAM).
+
+The box is player 0 of every game (white), the team player 1 (black: its captain moves the
+checkers). The cube actions, the results and the rotation go through the Chouette. Cube
+events with a `member` are that member's own stake; those without are the game's cube
+(docs/protocol.md).
+"""
 
 from bgcore.chouette import BOX, TEAM, Chouette
 from bgcore.errors import RuleError
@@ -25,7 +27,7 @@ def match_event(players, rules, multiple_cubes, partner_from, extra=None):
     return ev
 
 
-class Session:
+class ChouetteSession:
     """`chouette` (bgcore Chouette); `score`: [box, team] points of the games as the game
     itself scores them (its own cube), which is what a .mat of the session shows."""
 
@@ -45,7 +47,7 @@ class Session:
                             ev["partner_from"], ev.get("consult", "free"),
                             ev.get("partner_by", "rotation")))
 
-    # --- what the controller asks of a match ---------------------------------------------
+    # --- what the record and the controller ask of a match -------------------------------
 
     @property
     def game(self):
@@ -71,20 +73,6 @@ class Session:
 
         return encode(self.game.id_fields(0, self.score))
 
-    def next_game(self, ev=None):
-        """The position stands: the next game begins (the `game` event gets who plays)."""
-        c = self.chouette
-        self._score = self.score
-        game = c.start_game()
-        if ev is None:
-            return game
-        ev["box"] = c.box
-        ev["captain"] = c.captain
-        ev["team"] = list(c.members)
-        if c.partner is not None:
-            ev["partner"] = c.partner
-        return game
-
     def to_dict(self):
         d = self.chouette.to_dict()
         del d["game"]["rules"]  # the chouette's (a snapshot must stay small)
@@ -98,6 +86,49 @@ class Session:
         data["game"] = dict(data["game"])
         data["game"]["rules"] = data["rules"]
         return cls(Chouette.from_dict(data), score)
+
+    # --- the session (board.record) ------------------------------------------------------
+
+    def on_event(self, ev):
+        """The chouette's part of an event (board.record.Record.apply; live or replayed):
+        `game` begins the next game (the event gets who plays), a double, take or drop is
+        that member's stake or the game's cube, `result` settles the game with every member
+        and rotates (the event gets the settlements and the new line-up), `join`, `leave`
+        and `partner` change the line-up; any other is refused."""
+        c = self.chouette
+        kind = ev["ev"]
+        member = ev.get("member")
+        if kind == "game":
+            self._score = self.score
+            c.start_game()
+            ev["box"] = c.box
+            ev["captain"] = c.captain
+            ev["team"] = list(c.members)
+            if c.partner is not None:
+                ev["partner"] = c.partner
+        elif kind == "result":
+            ev["line"] = c.end_game()
+            ev["settled"] = [[p, q, v] for p, q, v in c.ledger.game()]
+        elif kind == "partner":
+            c.take_partner(ev["name"])
+        elif kind == "join" or kind == "leave":
+            getattr(c, kind)(ev["name"])
+        elif kind == "double":
+            c.double(member)
+            cube = c.cubes[member] if c.multiple else c.game.cube
+            ev["cube"] = cube.value * 2
+        elif kind == "take" or kind == "drop":
+            if kind == "take":
+                c.take(member)
+            else:
+                c.drop(member)
+            if not c.multiple and member is not None and not c.answers:
+                # the last member answered the box: the team takes if anyone took
+                ev["team"] = "drop" if c.game.is_over() else "take"
+        elif kind == "beaver" or kind == "raccoon":
+            raise RuleError("no %ss in a chouette" % kind)
+        else:
+            raise ValueError("unknown event %r" % kind)
 
     # --- cube actions ----------------------------------------------------------------------
 
@@ -168,51 +199,17 @@ class Session:
                 "the box" if cube.owner == BOX else member, member)
         return cube.why_not_double(side, c.rules)
 
-    def cube(self, ev):
-        """Apply a double, take or drop event (live or replayed from the journal)."""
-        c = self.chouette
-        kind = ev["ev"]
-        member = ev.get("member")
-        if kind == "double":
-            c.double(member)
-            cube = c.cubes[member] if c.multiple else c.game.cube
-            ev["cube"] = cube.value * 2
-        elif kind in ("take", "drop"):
-            if kind == "take":
-                c.take(member)
-            else:
-                c.drop(member)
-            if not c.multiple and member is not None and not c.answers:
-                # the last member answered the box: the team takes if anyone took
-                ev["team"] = "drop" if c.game.is_over() else "take"
-        else:
-            raise RuleError("no %ss in a chouette" % kind)
-
     # --- between games -----------------------------------------------------------------------
 
     def why_not(self, kind, name):
         """Why `name` may not "join", "leave" or be the box's "partner" now, or None."""
         return getattr(self.chouette, "why_not_" + kind)(name)
 
-    def lineup(self, kind, name):
-        """Apply a join, leave or partner event (live or replayed from the journal)."""
-        c = self.chouette
-        if kind == "partner":
-            c.take_partner(name)
-        else:
-            getattr(c, kind)(name)
-
-    def end_game(self, ev):
-        """The game is over: settle it with every member, rotate (the `result` event gets the
-        settlements and the new line-up)."""
-        c = self.chouette
-        ev["line"] = c.end_game()
-        ev["settled"] = [[p, q, v] for p, q, v in c.ledger.game()]
-
-    def state(self):
+    def add_state(self, out):
+        """The host's `state` gets the chouette's line-up, cubes and balances."""
         c = self.chouette
         led = c.ledger
-        out = {
+        info = {
             "line": list(c.line), "box": c.box, "captain": c.captain,
             "members": list(c.members), "active": list(c.active), "partner": c.partner,
             "multiple_cubes": c.multiple, "consult": c.may_consult(),
@@ -222,10 +219,44 @@ class Session:
             "debts": [list(d) for d in led.debts()],
         }
         if c.multiple:  # member: [value, "box", the member or None (centred)]
-            out["cubes"] = dict((m, [k.value, None if k.owner is None else
-                                     ("box" if k.owner == BOX else m)])
-                                for m, k in c.cubes.items())
-        return out
+            info["cubes"] = dict((m, [k.value, None if k.owner is None else
+                                      ("box" if k.owner == BOX else m)])
+                                 for m, k in c.cubes.items())
+        out["chouette"] = info
+
+
+# --- a chouette's own actions (the host's new chouette, partner, join, leave) ----------------
+
+def new(board, players, rules=None, multiple_cubes=True, partner_from=None, extra=None):
+    """Start a chouette on `board` (board.controller.Controller): `players` by rank, the box
+    first; extra: its consultation and partner options (bgcore.chouette)."""
+    rules = rules if rules is not None else Rules()
+    board._commit(match_event(players, rules, multiple_cubes, partner_from, extra))
+    board._update()  # show at once what the setup lacks
+
+
+def partner(board, name):
+    """Between games: the box takes `name` as its partner for the next game ("*": drawn by
+    lot among the members other than the captain)."""
+    m = board.match
+    if name == "*" and isinstance(m, ChouetteSession):
+        name = m.chouette.draw_partner(board.rng)
+    lineup(board, "partner", name)
+
+
+def lineup(board, kind, name):
+    """`name` "join"s (at the bottom of the rotation, after the game being played), "leave"s
+    (during a game: settled as a drop of the present cube; the box leaving ends the game) or
+    becomes the box's "partner" for the next game."""
+    m = board.match
+    if not isinstance(m, ChouetteSession):
+        raise ValueError("the box takes a partner only in a chouette" if kind == "partner"
+                         else "players join and leave only a chouette")
+    reason = m.why_not(kind, name)
+    if reason:
+        raise ValueError(reason)
+    board._commit({"ev": kind, "name": name})
+    board._finish_game()  # the box, or the last member still in, left
 
 
 def _who(member, due, pick, what):

@@ -1,26 +1,24 @@
-# The game controller: buttons, host commands and what the sensors see, turned into the
-# match's events; LEDs that say what to do next.
-#
-# Everything the board commits is an event (docs/protocol.md). An event is applied to the
-# match by _apply(), journaled, then sent to the host; after a power cut the journal's events
-# are applied again by the same _apply(), so the board resumes exactly at the last committed
-# event. An event that cannot be stored puts RAM back to what the journal holds: the board
-# is never ahead of its flash. A play is committed when the opponent acts on it (throws,
-# doubles, resigns), not when its last checker lands: until then it may be taken back.
+"""The game controller: buttons, host commands and what the sensors see, turned into the
+match's events; LEDs that say what to do next.
+
+The match itself is the game record (board.record): every event the controller commits is
+applied there, journaled, then sent to the host, and a power cut replays the journal into a
+new record. An event that cannot be stored puts RAM back to what the journal holds: the
+board is never ahead of its flash. A play is committed when the opponent acts on it (throws,
+doubles, resigns), not when its last checker lands: until then it may be taken back. Here
+are the phases' rules for the players' actions, the buttons, the timers, the tracker that
+follows the checkers (board.tracker) and the LEDs (board.leds); what differs between a match
+and a chouette is the session's (board.record, board.chouette_session).
+"""
 
 from array import array
 
-from bgcore import Match, Position, Rules, Turn
+from bgcore import Position, Rules
 from bgcore.position import OFF
 from board.layout import heights_from_counts
+from board.record import IDLE, OPENING, OVER, PLAYING, RARE, SETUP, Record, match_event
 from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations
-from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, UNDO  # the buttons' bits
-
-SETUP = "setup"      # waiting for the starting position to stand
-OPENING = "opening"  # waiting for the opening throw
-PLAYING = "playing"
-OVER = "over"        # game over: showing the result until the next setup
-IDLE = "idle"        # match over (or none): waiting for a new one
+from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, VERIFY  # the buttons' bits
 
 PASS_MS = 2000     # a roll with no legal play is shown this long, then passes
 LAST_OFF_MS = 1500  # the last checker held off the board this long is borne off
@@ -32,20 +30,20 @@ class NotCommitted(ValueError):
     not store it): nothing changed, and the board has already shown and sent why."""
 
 
-class Board:
-    """The board's logic. Hardware comes in: clock (ticks_ms/ticks_diff), rng (randint),
-    journal (board.journal.Journal or None), renderer (board.leds.Renderer or None) and
-    emit (called with each message for the host)."""
+class Controller(Record):
+    """The board's game controller: a game record (board.record.Record: match, phase and
+    settings as committed; the journal replays that part alone) that players act on.
+    Hardware comes in: clock (ticks_ms/ticks_diff), rng (randint), journal
+    (board.journal.Journal or None), renderer (board.leds.Renderer or None) and emit (called
+    with each message for the host)."""
 
     def __init__(self, clock, rng, journal=None, renderer=None, emit=None):
+        Record.__init__(self)
         self.clock = clock
         self.rng = rng
         self.journal = journal
         self.renderer = renderer
         self.emit = emit or (lambda msg: None)
-        self.match = None
-        self.phase = IDLE
-        self.settings = {"length": 0, "rules": Rules().to_dict()}
         self.tracker = None
         self.sensed = None
         self._slot_codes = None  # type: array | None  # a position's code per slot
@@ -71,20 +69,12 @@ class Board:
 
     def _restore(self):
         # The state the journal holds: at power-up, or after an event failed to be stored.
-        self.match = self.tracker = self.pass_at = self.last_off_at = None
-        self.phase = IDLE
-        self.settings = {"length": 0, "rules": Rules().to_dict()}
+        self.tracker = self.pass_at = self.last_off_at = None
+        Record.__init__(self)
         journal = self.journal
         if journal is None:
             return 0
-        snap, events = journal.recover()
-        if snap:
-            self._restore_snapshot(snap)
-        n = 0
-        for ev in events:
-            self._apply(ev)
-            n += 1
-        return n
+        return self.replay(journal)
 
     def _finish_game(self):
         m = self.match
@@ -93,40 +83,6 @@ class Board:
                 self._result()
             elif self.phase == OVER:  # ... or before the match's end was
                 self._match_over()
-
-    @property
-    def chouette(self):
-        """A chouette's Session (board.chouette_session), which is then self.match; None."""
-        return self.match if self.settings.get("kind") == "chouette" else None
-
-    def snapshot(self):
-        """Plain data from which the journal's compaction restarts the board: the state
-        after the last committed event (checkers moved in a play not yet accepted are not
-        committed, so they are left out)."""
-        match = None
-        if self.match is not None:
-            match = self.match.to_dict()
-            if not self.match.game.is_over():
-                match["game"]["moves"] = []
-            if match.get("rules") == self.settings.get("rules"):
-                del match["rules"]  # the settings say them: a shorter line to hold on boot
-        return {"phase": self.phase, "settings": self.settings, "match": match}
-
-    def _restore_snapshot(self, snap):
-        self.phase = snap["phase"]
-        self.settings = snap["settings"]
-        if snap["match"] and "rules" not in snap["match"]:
-            snap["match"]["rules"] = self.settings["rules"]
-        if snap["match"] and self.settings.get("kind") == "chouette":
-            from board.chouette_session import Session
-
-            self.match = Session.from_dict(snap["match"])
-        elif snap["match"] and self.settings.get("games"):
-            from bgcore import GamesMatch
-
-            self.match = GamesMatch.from_dict(snap["match"])
-        else:
-            self.match = Match.from_dict(snap["match"]) if snap["match"] else None
 
     # --- committing ---------------------------------------------------------------------------------
 
@@ -166,88 +122,18 @@ class Board:
         the play that was not stored, made again as the turn's moves: its checkers still
         stand where they were played."""
         self._restore()
-        game = self.match.game if self.match is not None else None
-        if moves and game is not None and game.turn is not None and not game.is_over():
-            _replay(game, moves, 0, False)  # not stored: a winning play does not end it yet
+        self.play_again(moves)
         self._follow_turn(False)  # nothing committed here: the next tick looks
         self._stale = True
 
     def _apply(self, ev):
-        kind = ev["ev"]
-        m = self.match
-        if kind == "match":
-            self.settings = {"length": ev["length"], "rules": ev["rules"]}
-            if ev.get("kind") == "chouette":
-                from board.chouette_session import Session
-
-                self.settings["kind"] = "chouette"
-                self.match = Session.start(ev)
-            elif ev.get("games"):  # a match over a number of games, decided by the total
-                from bgcore import GamesMatch
-
-                self.settings["games"] = ev["games"]
-                self.match = GamesMatch(ev["games"], Rules.from_dict(ev["rules"]))
-            else:
-                self.match = Match(ev["length"], Rules.from_dict(ev["rules"]))
-            self.phase = SETUP
-            return
-        if m is None:
-            raise ValueError("event %r before any match" % kind)
-        game = m.game
-        if kind == "game":
-            if self.chouette is not None:
-                game = self.chouette.next_game(ev)
-            elif game.is_over():
-                game = m.next_game()
-            ev["number"] = m.games + 1
-            ev["score"] = m.score
-            ev["crawford"] = game.crawford
-            self.phase = OPENING
-        elif kind == "opening":
-            game.roll(ev["dice"])
-            if game.turn is not None:
-                self.phase = PLAYING
-        elif kind == "play":
-            turn = game.turn
-            if game.is_over():  # its last play is in: nothing more to play (a tracker left
-                raise ValueError("the game is over")  # on it once committed it twice)
-            while turn.moves:  # live, the tracker moved them already: make them again here
-                turn.undo()
-            if not _replay(game, ev["moves"]):
-                raise ValueError("journaled play %r does not replay" % (ev["moves"],))
-            if not game.is_over():
-                game.accept_play()
-        elif kind == "roll":
-            game.roll(ev["dice"], ev["player"])
-        elif kind in ("demand", "pass", "rethrow", "void"):  # seldom: bgcore.rare
-            from bgcore import rare
-
-            rare.apply(game, ev)
+        self.apply(ev)
+        if ev["ev"] in RARE:
             self.pass_at = None
-        elif kind in ("double", "take", "drop", "beaver", "raccoon"):
-            if self.chouette is not None:
-                self.chouette.cube(ev)
-            else:
-                getattr(game, kind)(ev["player"])
-                if kind != "take" and kind != "drop":  # the value now at stake, for the host
-                    ev["cube"] = game.cube.value * (2 if kind == "double" else 1)
-        elif kind == "resign":
-            game.resign(ev["level"], ev["player"])
-        elif kind == "accept":
-            game.accept_resignation(ev["player"])
-        elif kind == "reject":
-            game.reject_resignation(ev["player"])
-        elif kind == "result":
-            self.phase = OVER
-            if self.chouette is not None:
-                self.chouette.end_game(ev)
-        elif kind in ("partner", "join", "leave") and self.chouette is not None:
-            self.chouette.lineup(kind, ev["name"])
-        elif kind == "match_over":
-            self.phase = IDLE
-        else:
-            raise ValueError("unknown event %r" % kind)
-        if self.tracker is not None and (self.tracker.turn is not game.turn or game.is_over()):
+        m = self.match
+        game = m.game if m is not None else None
+        if self.tracker is not None and (game is None or self.tracker.turn is not game.turn
+                                         or game.is_over()):
             self.tracker = None
 
     # --- what the players do ------------------------------------------------------------------------
@@ -255,47 +141,8 @@ class Board:
     def new_match(self, length=0, rules=None, games=0):
         """Start a match to `length` points (0: a money session), or over `games` games
         decided by the total (bgcore.sheet)."""
-        rules = rules if rules is not None else Rules()
-        ev = {"ev": "match", "length": length, "rules": rules.to_dict()}
-        if games:  # (with no length: the protocol's `new` says so)
-            from bgcore import GamesMatch
-
-            GamesMatch(games, rules)
-            ev["games"] = games
-        else:
-            Match(length, rules)  # refuse bad settings before anything is written
-        self._commit(ev)
+        self._commit(match_event(length, rules, games))  # bad settings refused before
         self._update()  # show at once what the setup lacks (nothing may move for a while)
-
-    def new_chouette(self, players, rules=None, multiple_cubes=True, partner_from=None,
-                     extra=None):
-        """Start a chouette (board.chouette_session): `players` by rank, the box first;
-        extra: its consultation and partner options (bgcore.chouette)."""
-        from board.chouette_session import match_event
-
-        rules = rules if rules is not None else Rules()
-        self._commit(match_event(players, rules, multiple_cubes, partner_from, extra))
-        self._update()
-
-    def partner(self, name):
-        """Chouette, between games: the box takes `name` as its partner for the next game
-        ("*": drawn by lot among the members other than the captain)."""
-        if name == "*" and self.chouette is not None:
-            name = self.chouette.chouette.draw_partner(self.rng)
-        self.lineup("partner", name)
-
-    def lineup(self, kind, name):
-        """Chouette: `name` "join"s (at the bottom of the rotation, after the game being
-        played), "leave"s (during a game: settled as a drop of the present cube; the box
-        leaving ends the game) or becomes the box's "partner" for the next game."""
-        if self.chouette is None:
-            raise ValueError("the box takes a partner only in a chouette" if kind == "partner"
-                             else "players join and leave only a chouette")
-        reason = self.chouette.why_not(kind, name)
-        if reason:
-            raise ValueError(reason)
-        self._commit({"ev": kind, "name": name})
-        self._finish_game()  # the box, or the last member still in, left
 
     def roll(self, dice=None):
         """The player on roll throws (the board's dice when `dice` is None)."""
@@ -315,9 +162,7 @@ class Board:
             self._commit(ev)
             self._follow_turn()
             return
-        reason = game.why_not_roll()
-        if not reason and self.chouette is not None:
-            reason = self.chouette.waiting()
+        reason = game.why_not_roll() or self.session.waiting()
         if reason and game.rules.shut_out_pass and "shut out" in reason:
             # shut out (rule option, bgcore.rare): Roll journals a pass, without a throw
             self._accept_play()
@@ -338,18 +183,7 @@ class Board:
         named, the first whose answer is due (the buttons)."""
         game = self._game(kind)
         self.settle()
-        if self.chouette is not None:
-            evs = self.chouette.plan(kind, member, pick)
-        elif member is not None:
-            raise ValueError("a member is named only in a chouette")
-        else:
-            player = game.on_roll if kind in ("double", "raccoon") else game.decider
-            if kind == "beaver" and game.cube.taken_by is not None:
-                player = game.cube.taken_by  # a beaver just after the take
-            reason = getattr(game, "why_not_" + kind)(player)
-            if reason:
-                raise ValueError(reason)
-            evs = [{"ev": kind, "player": player}]
+        evs = self.session.plan(kind, member, pick)
         if kind == "double":
             self._accept_play()
         for ev in evs:
@@ -360,9 +194,7 @@ class Board:
     def resign(self, level):
         game = self._game("resign")
         self.settle()
-        reason = game.why_not_resign(level)
-        if not reason and self.chouette is not None:
-            reason = self.chouette.waiting()
+        reason = game.why_not_resign(level) or self.session.waiting()
         if reason:
             raise ValueError(reason)
         player = game.on_roll
@@ -374,9 +206,9 @@ class Board:
         """The resigner's opponent accepts or rejects; after a demand the resigner does."""
         game = self._game("answer")
         reason = game.why_not_accept_resignation()
-        if reason:
-            raise ValueError(reason)
         res = game.resignation
+        if reason or res is None:
+            raise ValueError(reason or "no resignation to answer")
         self._commit({"ev": "accept" if accept else "reject",
                       "player": res[0] if len(res) > 2 else game.decider})
         if game.is_over():
@@ -386,20 +218,23 @@ class Board:
         """Take back the last checker moved (the board then shows it must go back)."""
         game = self._game("undo")
         reason = game.why_not_undo()
-        if reason:
-            raise ValueError(reason)
-        steps = game.turn.undo()
+        turn = game.turn
+        if reason or turn is None:
+            raise ValueError(reason or "no throw to take a checker back from")
+        steps = turn.undo()
         if self.tracker is not None:
             # Not to be read again from the board until the checker is back.
             self.tracker.hold = (steps[0].src, steps[-1].dst)
         self._update()
 
     def _game(self, what):
-        if self.match is None or self.phase == IDLE:
+        # The game, if `what` may be done in this phase.
+        m = self.match
+        if m is None or self.phase == IDLE:
             raise ValueError("no match in progress: start one (new match or money session)")
         if self.phase == OVER and what != "answer":
             raise ValueError("the game is over: set up the checkers for the next game")
-        return self.match.game
+        return m.game
 
     def settle(self):
         """Before anyone acts on the play: a checker still off its point that can only have
@@ -474,7 +309,7 @@ class Board:
                 self.cube_action("take", None, True)
             if mask & DROP:
                 self.cube_action("drop", None, True)
-            if mask & UNDO:
+            if mask & VERIFY:
                 self.verify()
             if mask & MENU:
                 if self.phase == IDLE:
@@ -697,30 +532,11 @@ class Board:
             "match_id": m.match_id(),
             "allowed": game.allowed(),
         }
-        if self.chouette is not None:
-            out["chouette"] = self.chouette.state()
+        self.session.add_state(out)
         if self.tracker is not None:
             out["game"]["moves"] = [[s.src, s.dst, 1 if s.hit else 0]
                                     for s in self.tracker.turn.steps]
         return out
-
-
-def _replay(game, moves, i=0, end=True):
-    # Make the journaled steps again, one die each. A bear-off may have used either of two
-    # dice (6-5 with a checker on the 5): find the assignment under which every step plays.
-    # end: the play is committed, so a last checker borne off ends the game.
-    turn = game.turn
-    if i == len(moves):
-        if end:
-            game.check_end()
-        return True
-    src, dst, _hit = moves[i]
-    for die in sorted(set(w[0].die for w in turn.paths(src, dst) if len(w) == 1)):
-        turn.move(src, dst, None, die)
-        if _replay(game, moves, i + 1, end):
-            return True
-        turn.undo()
-    return False
 
 
 def _white_view(position, mover):

@@ -184,7 +184,7 @@ def _words(steps):
 
 
 def hook(board):
-    """Make `board` (board.controller.Board) follow its guide: its play is committed only
+    """Make `board` (board.controller.Controller) follow its guide: its play is committed only
     if it is the guide's (the opponent's throw, double or resignation is refused before),
     and its renderer draws the guide in place of the tracker's reading. Once a board."""
     if getattr(board, "guide", None) is not None:

@@ -100,8 +100,8 @@ class Leds:
 
 
 class Buttons:
-    """Roll, double, take, drop, undo/verify, menu: debounced by the implementation. Their
-    bits are bgwire's (ROLL 1, DOUBLE 2, TAKE 4, DROP 8, UNDO 16, MENU 32)."""
+    """Roll, double, take, drop, verify, menu: debounced by the implementation. Their
+    bits are bgwire's (ROLL 1, DOUBLE 2, TAKE 4, DROP 8, VERIFY 16, MENU 32)."""
 
     def pressed(self):
         """Bit mask of the buttons pressed since the last call (0 if none)."""

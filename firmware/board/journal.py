@@ -4,7 +4,8 @@
 #
 # On flash: one file (default "journal") of lines, each
 #     CCCCCCCC TAG JSON\n
-# CCCCCCCC is the CRC-32 (8 lowercase hex digits) of the bytes after it up to the newline.
+# CCCCCCCC is the CRC-32 of the bytes after it up to the newline (board.journal_codec writes
+# and reads them; this module decides what they hold):
 #   header (first line) TAG "h", JSON {"id": journal id, "base": B, "first": F,
 #                                      "snap": snapshot dict or null}
 #   event               TAG "e<seq>", JSON the event as given (its "seq" is the TAG's)
@@ -25,15 +26,12 @@
 # "journal.new", which then replaces the journal by an atomic rename. A leftover
 # "journal.new" is an unfinished rewrite and is removed on opening.
 
-import binascii
-import io
-import json
 import random
 
+from board import journal_codec as codec
+
 _NEW = ".new"
-_MEND = b"!\n"  # ends a torn line: no record ends in "!" (JSON does not), so it stays bad
 _BAD = ".bad"
-_POINT = 115  # "s": a restart point's TAG
 _ENOSPC = 28
 _EIO = 5
 
@@ -46,194 +44,6 @@ class Resync(Exception):
         super().__init__("journal has events %d..%d: resync" % (first, last))
         self.first = first
         self.last = last
-
-
-def _record(tag, data):
-    text = json.dumps(data)
-    try:
-        json.loads(text)  # MicroPython writes what it cannot encode as "<object>" or nan
-    except ValueError:
-        raise TypeError("not plain JSON data")
-    body = ("%s %s" % (tag, text)).encode()
-    return ("%08x " % binascii.crc32(body)).encode() + body + b"\n"
-
-
-class _Stream(io.IOBase):
-    """What json.dump writes a line's JSON into: it keeps the CRC-32 and length of what
-    passes and hands it on to out (a file), so a long line (a snapshot) is never one piece
-    of heap (json.dump streams; MicroPython hands each piece over in a stack buffer)."""
-
-    def __init__(self, tag, out=None):
-        self.out = out
-        self.crc = 0
-        self.n = 0
-        self.write(tag + " ")
-
-    def write(self, buf):
-        if isinstance(buf, str):  # CPython's json writes str
-            buf = buf.encode()
-        self.crc = binascii.crc32(buf, self.crc)
-        self.n += len(buf)
-        if self.out is not None:
-            self.out.write(buf)
-        return len(buf)
-
-
-def _header_size(hdr, tag="h"):
-    """Bytes of hdr's header line (or of a line with another tag), and the line's CRC."""
-    s = _Stream(tag)
-    json.dump(hdr, s)
-    return 10 + s.n, s.crc
-
-
-def _write_header(out, hdr, tag="h"):
-    """Write hdr's line (a header, or a restart point's tag) to out without building it;
-    returns its size."""
-    size, crc = _header_size(hdr, tag)
-    out.write(("%08x " % crc).encode())
-    json.dump(hdr, _Stream(tag, out))
-    out.write(b"\n")
-    return size
-
-
-def _json_at(line, j):
-    """The JSON value of line from j on, parsed without a copy of the line where possible."""
-    try:
-        return json.loads(memoryview(line)[j:])  # type: ignore[arg-type]  # parsed in place
-    except TypeError:
-        return json.loads(line[j:])  # CPython wants bytes
-
-
-_CHUNK = 128
-
-
-class _Lines:
-    """The lines of a file, read through one buffer of _CHUNK bytes made once per reader, so
-    that each line is one new piece of heap of its own size (file.readline reads a byte at a
-    time; read(n) makes a new piece of n bytes per chunk, and the small heap fragments). A
-    line longer than the buffer is measured first, then read whole into its own piece. A
-    line longer than limit comes in pieces."""
-
-    def __init__(self, f, limit):
-        self._f = f
-        self._limit = limit
-        self._buf = bytearray(_CHUNK)
-        self._pos = 0  # the unread part of _buf: _pos.._end
-        self._end = 0
-        self._at = 0  # where the file is: the offset of _buf's end
-
-    def _fill(self):
-        n = self._f.readinto(self._buf) or 0
-        self._pos = 0
-        self._end = n
-        self._at += n
-        return n
-
-    def next(self):
-        """The next line (a bytearray) with its newline; the last one may lack it; empty at
-        the end."""
-        buf = self._buf
-        if self._pos == self._end and not self._fill():
-            return bytearray()
-        i = buf.find(b"\n", self._pos, self._end)
-        if i >= 0 and i + 1 - self._pos <= self._limit:
-            line = buf[self._pos : i + 1]
-            self._pos = i + 1
-            return line
-        start = self._at - (self._end - self._pos)
-        n = self.skip()
-        line = bytearray(n)
-        self._f.seek(start)
-        view = memoryview(line)
-        got = 0
-        while got < n:
-            k = self._f.readinto(view[got:])
-            if not k:
-                break
-            got += k
-        self._at = start + got
-        self._pos = self._end = 0
-        return line
-
-    def tag(self):
-        """Byte 9 of the next line (its TAG's first letter), read without taking the line;
-        -1 at the end or for a line shorter than that."""
-        if self._end - self._pos < 10:  # the unread part to the front, and fill behind it
-            n = self._end - self._pos
-            view = memoryview(self._buf)
-            view[0:n] = view[self._pos:self._end]
-            k = self._f.readinto(view[n:]) or 0
-            self._pos = 0
-            self._end = n + k
-            self._at += k
-            if self._end < 10:
-                return -1
-        if self._buf.find(b"\n", self._pos, self._pos + 9) >= 0:
-            return -1
-        return self._buf[self._pos + 9]
-
-    def skip(self):
-        """Pass over the next line (at most limit bytes) without holding it; returns its
-        length (whole: whether a newline ended it)."""
-        buf = self._buf
-        n = 0
-        self.whole = False
-        while n < self._limit:
-            if self._pos == self._end and not self._fill():
-                break
-            i = buf.find(b"\n", self._pos, self._end)
-            stop = i + 1 if i >= 0 else self._end
-            if n + stop - self._pos > self._limit:
-                stop = self._pos + self._limit - n
-                i = -1
-            n += stop - self._pos
-            self._pos = stop
-            if i >= 0:
-                self.whole = True
-                break
-        return n
-
-    def close(self):
-        self._f.close()
-
-
-def _number(line, start, end, base):
-    """The number line[start:end] spells in base 10 or 16 (lowercase), or -1; read in place
-    (int() takes no bytearray on MicroPython)."""
-    if start >= end:
-        return -1
-    v = 0
-    for i in range(start, end):
-        c = line[i]
-        if 48 <= c <= 57:
-            d = c - 48
-        elif base == 16 and 97 <= c <= 102:
-            d = c - 87
-        else:
-            return -1
-        v = v * base + d
-    return v
-
-
-def _check(line):
-    """Where the JSON of a whole, intact line starts (after TAG and its space), or 0."""
-    n = len(line)
-    if n < 13 or line[n - 1] != 10 or line[8] != 32 or line[n - 2] == 33:  # _MEND
-        return 0
-    crc = _number(line, 0, 8, 16)
-    if crc < 0:
-        return 0
-    if binascii.crc32(memoryview(line)[9 : n - 1]) != crc:
-        return 0
-    return line.find(b" ", 9) + 1
-
-
-def _seq(line, j, tag=101):
-    """The seq of an intact event line (j from _check), or -1 if it is not an event; with
-    tag _POINT, of a restart point."""
-    if line[9] != tag or j < 12:  # "e" (or "s")
-        return -1
-    return _number(line, 10, j - 1, 10)
 
 
 def _repair():
@@ -262,7 +72,7 @@ class Journal:
         self.name = name
         self.max_bytes = max_bytes
         self.keep = keep
-        self.snapshot = snapshot  # board.controller.Board sets its own
+        self.snapshot = snapshot  # board.controller.Controller sets its own
         self.compact_error = None  # why the last compaction inside append() failed
         self.archive = None  # board.archive.Archive sets itself: it keeps what compaction drops
         self._open()
@@ -309,14 +119,14 @@ class Journal:
             line = f.next()
         finally:
             f.close()
-        return _json_at(line, _check(line))
+        return codec.json_at(line, codec.check(line))
 
     def _events(self, after, limit):
         lines = self._event_lines()
         try:
             for line, j, seq in lines:
                 if seq > after:  # a failed append's line (seq -1) is passed over
-                    event = _json_at(line, j)
+                    event = codec.json_at(line, j)
                     event["seq"] = seq
                     yield event
                     limit -= 1
@@ -334,14 +144,14 @@ class Journal:
         try:
             f.skip()
             while True:
-                if not points and f.tag() == _POINT:
+                if not points and f.tag() == codec.POINT:
                     f.skip()
                     continue
                 line = f.next()
                 if not line:
                     return
-                j = _check(line)
-                yield line, j, _seq(line, j) if j else -1
+                j = codec.check(line)
+                yield line, j, codec.seq_of(line, j) if j else -1
         finally:
             f.close()
 
@@ -356,7 +166,7 @@ class Journal:
         if "seq" in event:
             raise ValueError("event has a seq")
         seq = self.last_seq + 1
-        line = _record("e%d" % seq, event)
+        line = codec.encode("e%d" % seq, event)
         if len(line) > self.max_bytes // 4:
             raise ValueError("event too large")
         if self._size + len(line) > self.max_bytes:
@@ -387,13 +197,13 @@ class Journal:
         tag = "s%d" % self.last_seq
         try:
             snap = snapshot()
-            size = _header_size(snap, tag)[0]
+            size = codec.header_size(snap, tag)[0]
             if self._size + size > self.max_bytes:
                 return False
             out = self.storage.open(self.name, "ab")
             try:
                 self._torn = True  # until the whole line is written
-                _write_header(out, snap, tag)
+                codec.write_header(out, snap, tag)
                 out.flush()
                 self._torn = False
             finally:
@@ -410,7 +220,7 @@ class Journal:
             self._open()
         last = self.last_seq
         hdr = {"id": self.id, "base": last, "first": last + 1, "snap": snapshot}
-        room = self.max_bytes // 2 - _header_size(hdr)[0]
+        room = self.max_bytes // 2 - codec.header_size(hdr)[0]
         if room < 0:
             raise ValueError("snapshot too large")
         # Of the last keep events, the most recent that fit: all of them, then the oldest
@@ -448,7 +258,7 @@ class Journal:
         # After a failed append: whatever part of its line reached the flash is ended, so
         # that the next line starts whole (two bytes more, not a rewrite). Not with a bare
         # newline: a line cut just before its newline would then read as intact.
-        self.storage.append(self.name, _MEND)
+        self.storage.append(self.name, codec.MEND)
         self._size = self.storage.size(self.name) or 0
         self._torn = False
 
@@ -485,7 +295,7 @@ class Journal:
                 passed = 0  # lines not intact since the last event: kept if one follows
                 torn = False
                 while True:
-                    if f.tag() == _POINT:  # a restart point: kept, passed over unread (a
+                    if f.tag() == codec.POINT:  # a restart point: kept, passed over unread (a
                         n = f.skip()  # snapshot is long); checked only when it is needed
                         if f.whole:
                             size += passed + n
@@ -497,12 +307,12 @@ class Journal:
                     line = f.next()
                     if not line:
                         break
-                    j = _check(line)
+                    j = codec.check(line)
                     if not j:
                         passed += len(line)
                         torn = line[-1] != 10
                         continue
-                    if _seq(line, j) != last + 1:
+                    if codec.seq_of(line, j) != last + 1:
                         break  # an intact line out of sequence: the journal ends before it
                     last += 1
                     size += passed + len(line)
@@ -559,14 +369,14 @@ class Journal:
             n += 1
 
     def _lines(self):
-        return _Lines(self.storage.open(self.name, "rb"), self.max_bytes)
+        return codec.Lines(self.storage.open(self.name, "rb"), self.max_bytes)
 
     def _parse_header(self, line):
-        j = _check(line)
+        j = codec.check(line)
         if j != 11 or line[9] != 104:  # "h"
             return None
         try:
-            hdr = _json_at(line, j)
+            hdr = codec.json_at(line, j)
             b = hdr["base"]
             f = hdr["first"]
             if not isinstance(hdr["id"], int) or b < 0 or f < 1 or f > b + 1:
@@ -587,7 +397,7 @@ class Journal:
         expect = hdr["first"]
         out = st.open(tmp, "wb")
         try:
-            size = _write_header(out, hdr)
+            size = codec.write_header(out, hdr)
             if upto >= expect:
                 lines = self._event_lines()
                 try:

@@ -8,11 +8,12 @@
 # journal cut short, and its next events reuse the lost seqs under a new id. Either way the
 # damaged file is kept as it was (<name>.bad-N) and `lost` names the events it cost.
 
-from board.journal import _CHUNK, _POINT, _check, _json_at, _new_id, _seq
+from board.journal import _new_id
+from board.journal_codec import CHUNK, POINT, check, json_at, seq_of
 
 
 def scan(f, line, last, base):
-    """The lines from the damage on (line: the first, f: the board.journal._Lines reader;
+    """The lines from the damage on (line: the first, f: the journal_codec.Lines reader;
     last: the last event before the damage; base: the header's). Returns (their bytes, the
     newest intact event among them, the restart point to go on from or 0, its last
     event)."""
@@ -20,10 +21,10 @@ def scan(f, line, last, base):
     restart = upto = base if last < base else 0
     while line:
         dropped += len(line)
-        j = _check(line)
+        j = check(line)
         if j:
-            seq = _seq(line, j)
-            point = _seq(line, j, _POINT)
+            seq = seq_of(line, j)
+            point = seq_of(line, j, POINT)
             if point > last and point >= newest and not restart:
                 restart = upto = point  # the first: the fewest events lost
             elif seq > 0:
@@ -63,8 +64,8 @@ def _restart_point(journal, seq):
     lines = journal._event_lines(True)
     try:
         for line, j, _ in lines:
-            if j and _seq(line, j, _POINT) == seq:
-                return _json_at(line, j)
+            if j and seq_of(line, j, POINT) == seq:
+                return json_at(line, j)
     finally:
         lines.close()
 
@@ -77,12 +78,12 @@ def _keep_copy(journal):
     try:
         out = st.open(kept, "wb")
         try:
-            buf = bytearray(_CHUNK)
+            buf = bytearray(CHUNK)
             while True:
                 n = src.readinto(buf)
                 if not n:
                     break
-                out.write(buf if n == _CHUNK else buf[:n])
+                out.write(buf if n == CHUNK else buf[:n])
         finally:
             out.close()
     finally:

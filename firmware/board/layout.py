@@ -1,6 +1,6 @@
 # Where the 128 sensed slots are, and how checkers on a point fill them.
 #
-# Slot numbers: point p (1..24, WHITE's numbering: white moves 24 -> 1, black's point q is
+# Slot numbers: point p (1..24, white's numbering: white moves 24 -> 1, black's point q is
 # physical point 25 - q) has slots (p - 1) * 5 + k, k = 0 at the board's edge (the wide end of
 # the triangle) to k = 4 at its tip. The bar: white's 4 slots 120..123 (top half, next to
 # white's entry quarter, points 19..24), black's 124..127 (bottom half), k = 0 at the edge.
@@ -27,8 +27,8 @@ POINT_SLOTS = 5
 BAR_SLOTS = 4  # per colour
 SLOTS = 128
 BAR_FIRST = 120  # white's bar slots 120..123, black's 124..127
-WHITE = 1
-BLACK = -1
+WHITE_SIGN = 1  # a colour's sign in slot codes (the sides' numbers, 0 and 1, are bgwire's)
+BLACK_SIGN = -1
 MAX_CODE = 3
 
 
@@ -38,7 +38,7 @@ def point_slot(point, k):
 
 
 def bar_slot(colour, k):
-    """Slot of position k (0..3) of colour's (WHITE or BLACK) part of the bar."""
+    """Slot of position k (0..3) of colour's (WHITE_SIGN or BLACK_SIGN) part of the bar."""
     return BAR_FIRST + k if colour > 0 else BAR_FIRST + BAR_SLOTS + k
 
 
@@ -80,11 +80,11 @@ def heights_from_counts(white, black, out=None):
         b = black[POINTS + 1 - p]
         if w and b:
             raise ValueError("point %d holds both colours" % p)
-        col = expected_slots(w, WHITE) if w else expected_slots(b, BLACK)
+        col = expected_slots(w, WHITE_SIGN) if w else expected_slots(b, BLACK_SIGN)
         first = (p - 1) * POINT_SLOTS
         for k in range(POINT_SLOTS):
             out[first + k] = col[k]
-    for colour, n in ((WHITE, white[25]), (BLACK, black[25])):
+    for colour, n in ((WHITE_SIGN, white[25]), (BLACK_SIGN, black[25])):
         col = expected_slots(n, colour, BAR_SLOTS)
         first = bar_slot(colour, 0)
         for k in range(BAR_SLOTS):
@@ -108,7 +108,7 @@ def _slot_at(half, col, row):
     if col < 0 or col > 12 or row < 0:
         return -1
     if col == 6:
-        return bar_slot(WHITE if half else BLACK, row) if row < BAR_SLOTS else -1
+        return bar_slot(WHITE_SIGN if half else BLACK_SIGN, row) if row < BAR_SLOTS else -1
     if row >= POINT_SLOTS:
         return -1
     if half:
@@ -175,8 +175,8 @@ def slot_table(sensors, channels=16):
         for k in range(POINT_SLOTS):
             index[p * POINT_SLOTS + k] = points[p][k]
     for k in range(BAR_SLOTS):
-        index[bar_slot(WHITE, k)] = bar["white"][k]
-        index[bar_slot(BLACK, k)] = bar["black"][k]
+        index[bar_slot(WHITE_SIGN, k)] = bar["white"][k]
+        index[bar_slot(BLACK_SIGN, k)] = bar["black"][k]
     if len(set(index)) != SLOTS:
         raise ValueError("pin map: two slots share a sensor channel")
     return [(i // channels, i % channels) for i in index]

@@ -1,7 +1,7 @@
 # Board actions seldom used, loaded on first use (RAM): the acceptor's demand of a higher
 # forfeit, irregular throws with physical dice (cocked dice thrown again, a play voided
 # by the opponent), and the sensors' dump. Each is checked by bgcore, then committed as the controller commits any
-# event (board.controller.Board._commit: journaled, then sent).
+# event (board.controller.Controller._commit: journaled, then sent).
 
 
 def command(board, cmd, args):

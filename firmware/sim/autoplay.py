@@ -12,7 +12,7 @@ from sim.rng import Rng
 
 
 class Autoplay:
-    """Plays on `vb` (sim.virtual.VirtualBoard). Percentages: double_pct of the turns where a
+    """Plays on `vb` (sim.virtual_board.VirtualBoard). Percentages: double_pct of the turns where a
     double is allowed, take_pct of doubles taken. `journal_factory`, if given, reopens the
     journal after a power cut; cut_pct is the chance of a cut per play."""
 

@@ -13,7 +13,7 @@ from bgwire.sim import button_bits, check
 
 
 class SimControl:
-    """Carries out sim lines on `table` (sim.table.Table) and `buttons` (sim.devices
+    """Carries out sim lines on `table` (sim.table.Table) and `buttons` (sim.hw
     .SimButtons); replies through send(msg)."""
 
     def __init__(self, table, buttons, send):

@@ -7,9 +7,7 @@
 # corrects it, sends hit checkers to the bar and bears off into the tray.
 
 from bgcore import Turn
-
-WHITE = 0
-BLACK = 1
+from bgwire import BLACK, WHITE
 
 
 class Hands:

@@ -6,7 +6,7 @@ import gc
 
 from board.controller import IDLE
 from sim.autoplay import Autoplay
-from sim.virtual import VirtualBoard
+from sim.virtual_board import VirtualBoard
 from sim.world import World
 
 # (name, noise RMS, SensorModel settings, faults)

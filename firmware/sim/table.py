@@ -2,10 +2,8 @@
 # in a hand and in the trays, pushed into the sensor model as slot heights.
 
 from board.layout import BAR_SLOTS, POINT_SLOTS, bar_slot, expected_slots, point_slot
+from bgwire import BLACK, WHITE
 from bgwire import physical as _physical
-
-WHITE = 0
-BLACK = 1
 
 
 class Table:

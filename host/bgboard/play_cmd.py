@@ -15,7 +15,7 @@ HELP = """\
 lift P [w|b]      take a checker from point P (1..24; bar, off); side: the player on roll
 place P [w|b]     put the checker in hand on P
 move P Q [w|b]    lift from P and place on Q (a chain of dice is one move)
-roll | double | take | drop | undo | menu      press that button
+roll | double | take | drop | verify | menu    press that button
 new money | new match N                        start a session on the board
 show | help | quit"""
 
@@ -48,7 +48,7 @@ def describe_table(table, hand):
 def parse(words, on_roll):
     """A sim line or a command ({"cmd": ...}) from what the person typed; ValueError."""
     verb = words[0].lower()
-    if verb in ("roll", "double", "take", "drop", "undo", "menu"):
+    if verb in ("roll", "double", "take", "drop", "verify", "menu"):
         return [{"sim": "press", "button": verb}]
     if verb == "new":
         if words[1:2] == ["money"]:

@@ -131,7 +131,7 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir,
     board = UnixPortBoard(flash_dir, options, heap=heap,
                          on_restart=lambda raw: say("soft reset" + (" (raw REPL)" if raw
                                                                       else "")))
-    status = os.path.join(board.flash, "autoplay.json")  # sim/serial_board.py writes it
+    status = os.path.join(board.flash, "autoplay.json")  # sim/main_unix.py writes it
     try:
         if autoplay and os.path.exists(status):
             os.remove(status)  # an earlier run's figures, "done" before this one starts

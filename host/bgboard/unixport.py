@@ -1,6 +1,6 @@
 """The virtual board's process, as the host runs it: the MicroPython unix port running the
 firmware (and its simulated hardware) behind a PTY, started again after each reset. The
-simulated board inside that process is firmware/sim (sim.virtual.VirtualBoard, another
+simulated board inside that process is firmware/sim (sim.virtual_board.VirtualBoard, another
 thing); the emulated Pico is bgboard.pico.PicoBoard.
 
     board = UnixPortBoard(flash_dir, options=["--seed", "1"])
@@ -8,9 +8,9 @@ thing); the emulated Pico is bgboard.pico.PicoBoard.
     board.wait()              # until the device stops for good (a thread restarts it
     board.stop()              #   after each reset meanwhile)
 
-The device is firmware/sim/device.py, the unix port's entry: it mounts the flash folder at
+The device is firmware/sim/unix_pico.py, the unix port's entry: it mounts the flash folder at
 "/" and, where a Pico runs main.py (the Pico's entry, its drivers), starts the firmware on the
-flash with simulated hardware (sim.serial_board), and speaks MicroPython's REPL on the line,
+flash with simulated hardware (sim.main_unix), and speaks MicroPython's REPL on the line,
 so mpremote works on it as on a Pico. A reset
 (machine.reset(), a Pico's hard reset, or Ctrl-D's soft reset at the REPL) ends the device
 process with a code saying how to come back (bgwire.sim.RESET: friendly REPL and the firmware;
@@ -31,7 +31,7 @@ import time
 import tty
 
 from bgboard.firmware import FIRMWARE_DIR, find_tool, install_local
-from bgwire.sim import RESET, RESET_RAW  # the exit codes of firmware/sim/device.py
+from bgwire.sim import RESET, RESET_RAW  # the exit codes of firmware/sim/unix_pico.py
 # The 64-bit unix port, with the simulation compiled from source beside the firmware (a
 # second start on a flash with a finished match and its archive failed at 288K). The
 # firmware flashed as source (`bgboard flash --source`) compiles itself at start, which
@@ -55,7 +55,7 @@ def micropython_binary():
 
 class UnixPortBoard:
     """`flash`: the board's flash folder (created, and the firmware installed into it, if
-    it has no main.py). `options`: the virtual board's own (sim/serial_board.py: --seed,
+    it has no main.py). `options`: the virtual board's own (sim/main_unix.py: --seed,
     --speed, --autoplay, --matches, --games, ...). `on_restart(raw)` is told of each reset
     (raw: from the raw REPL, whose process comes back in raw mode)."""
 
@@ -104,7 +104,7 @@ class UnixPortBoard:
 
     def _spawn(self, raw):
         cmd = [micropython_binary(), "-X", "heapsize=%s" % self.heap,
-               os.path.join(FIRMWARE_DIR, "sim", "device.py"), self.flash, self._hw]
+               os.path.join(FIRMWARE_DIR, "sim", "unix_pico.py"), self.flash, self._hw]
         if raw:
             cmd.append("--raw")
         cmd += ["--"] + self.options

@@ -6,7 +6,7 @@ import sys
 import time
 
 from bgcore import Position
-from board.controller import Board
+from board.controller import Controller
 from board.leds import LedMap, Renderer
 from board.tracker import Sensed
 from sim.rng import Rng
@@ -50,7 +50,7 @@ def main():
     worst_lift = worst_place = total = n = 0
     rng = Rng(3)
     for trial in range(200):
-        board = Board(SimClock(), rng, None, renderer, lambda m: None)
+        board = Controller(SimClock(), rng, None, renderer, lambda m: None)
         board.new_match(5)
         sensed = Sensed()
         sensed.set_position(0, Position.initial())

@@ -14,12 +14,13 @@ import micropython  # type: ignore[import-not-found]
 # The order a device imports them in (each after what it imports).
 CORE = ("bgcore", "bgcore.rules", "bgcore.cube", "bgcore.offers", "bgcore.gamedata",
         "bgcore.game", "bgcore.match")
-BOARD = ("board.layout", "board.tracker", "board.controller", "board.sensing",
-         "board.storage", "board.journal", "board.leds", "board.protocol", "board.app")
+BOARD = ("board.layout", "board.tracker", "board.record", "board.controller", "board.sensing",
+         "board.storage", "board.journal_codec", "board.journal", "board.leds", "board.protocol",
+         "board.app")
 ON_DEMAND = ("bgcore.matchid", "bgcore.plays", "bgcore.drawing", "bgcore.ordering",
              "bgcore.ledger", "bgcore.chouette", "board.calibration", "board.chouette_session")
-SIM = ("sim.rng", "sim.sensor_model", "sim.devices", "sim.table", "sim.world", "sim.hands",
-       "sim.virtual", "sim.autoplay")
+SIM = ("sim.rng", "sim.sensor_model", "sim.hw", "sim.table", "sim.world", "sim.hands",
+       "sim.virtual_board", "sim.autoplay")
 GAMES = 3
 NAMES = 1500  # more than the firmware, the simulation and this script intern
 
@@ -96,8 +97,8 @@ def make_app():
     from board.app import App, Hardware
     from board.storage import FlashStorage
     from sim.autoplay import Autoplay
-    from sim.devices import LineLink, SimButtons, SimLeds
-    from sim.virtual import VirtualBoard
+    from sim.hw import LineLink, SimButtons, SimLeds
+    from sim.virtual_board import VirtualBoard
 
     with open("hardware/pinmap.json") as f:
         pinmap = {"leds": json.load(f)["leds"]}

@@ -5,9 +5,7 @@ import time
 
 from bgcore import Position
 from board.tracker import Sensed
-
-WHITE = 0
-BLACK = 1
+from bgwire import BLACK, WHITE  # the sides (re-exported for the tests)
 
 
 def tmpdir(tag="bgboard"):

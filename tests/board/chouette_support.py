@@ -1,7 +1,7 @@
 # Helpers for the chouette tests on the board (pytest and MicroPython alike). Light on
 # imports: a chouette's code and snapshot must fit beside them in a 160K heap.
 from bgcore import Rules
-from board.controller import Board
+from board.controller import Controller
 from board_support import BLACK, WHITE, Dice, Eyes
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
@@ -38,13 +38,14 @@ def rig(journal=None):
         if "ev" in msg:
             events.append(msg)
 
-    board = Board(Clock(), Dice(), journal, None, emit)
+    board = Controller(Clock(), Dice(), journal, None, emit)
     return board, Eyes(board), events
 
 
 def chouette(multiple=True, players=NAMES, journal=None, partner_from=None):
+    from board import chouette_session  # loaded when a chouette starts, as on the board
     board, eyes, events = rig(journal)
-    board.new_chouette(players, Rules(), multiple, partner_from)
+    chouette_session.new(board, players, Rules(), multiple, partner_from)
     eyes.start()
     return board, eyes, events
 

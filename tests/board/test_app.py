@@ -8,7 +8,7 @@ from board.app import CALIBRATION, JOURNAL_PAGE, App, Hardware
 from board.layout import heights_from_counts
 from board.storage import FlashStorage
 from board_support import rmtree, tmpdir
-from sim.devices import LineLink, SimButtons, SimLeds
+from sim.hw import LineLink, SimButtons, SimLeds
 from sim.rng import Rng
 from sim.sensor_model import SensorModel, SimClock
 

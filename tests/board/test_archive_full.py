@@ -3,7 +3,7 @@
 # kept. Apart from test_archive: with the controller and bgcore beside the journal tests,
 # that file's interpreter ran out of its 160K. CPython and MicroPython alike.
 from board.archive import Archive
-from board.controller import Board, NotCommitted
+from board.controller import Controller, NotCommitted
 from board.journal import Journal
 from board.storage import FlashStorage
 from board_support import Dice, rmtree, tmpdir
@@ -20,7 +20,7 @@ def test_a_full_archive_refuses_a_new_match_in_words_and_on_the_leds_until_the_h
 
         j = Journal(FlashStorage(d), max_bytes=4000, keep=4)
         Archive(j, 20000)  # refuses with less than a journal's 4000 bytes free
-        board = Board(SimClock(), Dice(), j, None, tell)
+        board = Controller(SimClock(), Dice(), j, None, tell)
         started = 0
         try:
             while started < 100:

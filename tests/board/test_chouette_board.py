@@ -10,8 +10,9 @@ from board_support import BLACK, WHITE
 from chouette_support import NAMES, box_on_roll, chouette, evs, refused, rig, team_on_roll
 
 def test_a_chouette_starts_with_the_box_white_and_the_captain_black():
+    from board import chouette_session  # loaded when a chouette starts, as on the board
     board, eyes, events = rig()
-    board.new_chouette(NAMES, Rules(jacoby=True), False, None)
+    chouette_session.new(board, NAMES, Rules(jacoby=True), False, None)
     start = events[0]
     assert start["ev"] == "match" and start["kind"] == "chouette" and start["length"] == 0
     assert start["players"] == NAMES and start["multiple_cubes"] is False
@@ -158,37 +159,40 @@ def test_multiple_cubes_the_box_doubles_everyone_and_buttons_answer_in_rank_orde
 
 
 def test_refusals_name_the_problem_and_change_nothing():
+    from board import chouette_session  # loaded when a chouette starts, as on the board
     board, eyes, events = rig()
     for players, words in ((["Ann", "Bob"], "three or more"), (["Ann", "Bob", "Ann"], "two"),
                            (["Ann", "box", "Cy"], "not 'box'")):
-        assert words in refused(board, events, board.new_chouette, players, Rules(), True,
-                                None)
-    assert "not supported" in refused(board, events, board.new_chouette, NAMES,
+        assert words in refused(board, events, chouette_session.new, board, players, Rules(),
+                                True, None)
+    assert "not supported" in refused(board, events, chouette_session.new, board, NAMES,
                                       Rules(beavers=True), True, None)
-    assert "partner_from" in refused(board, events, board.new_chouette, NAMES, Rules(), True, 2)
+    assert "partner_from" in refused(board, events, chouette_session.new, board, NAMES, Rules(),
+                                     True, 2)
     board.new_match(0)  # a money session: nobody to name
     eyes.start()
     team_on_roll(board, eyes)
     assert "only in a chouette" in refused(board, events, board.cube_action, "double", "Bob")
-    assert "only in a chouette" in refused(board, events, board.partner, "Bob")
+    assert "only in a chouette" in refused(board, events, chouette_session.partner, board, "Bob")
     board, eyes, events = chouette(multiple=False)
     assert "opening" in refused(board, events, board.cube_action, "double")
     team_on_roll(board, eyes)
     assert "no double" in refused(board, events, board.cube_action, "take", "Cy")
     assert "beavers" in refused(board, events, board.cube_action, "beaver")
-    assert "partner" in refused(board, events, board.partner, "Cy")
+    assert "partner" in refused(board, events, chouette_session.partner, board, "Cy")
 
 
 def test_the_box_takes_a_partner_between_games_and_shares_the_results():
+    from board import chouette_session  # loaded when a chouette starts, as on the board
     names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
     board, eyes, events = rig()
-    board.new_chouette(names, Rules(), True, 6)
-    board.partner("Fay")  # before the first game
+    chouette_session.new(board, names, Rules(), True, 6)
+    chouette_session.partner(board, "Fay")  # before the first game
     assert evs(events)[-1] == {"ev": "partner", "name": "Fay", "seq": 0}
     eyes.start()
     game = evs(events)[-1]
     assert game["partner"] == "Fay" and game["team"] == ["Bob", "Cy", "Dee", "Eve"]
-    assert "before the game" in refused(board, events, board.partner, "Eve")
+    assert "before the game" in refused(board, events, chouette_session.partner, board, "Eve")
     team_on_roll(board, eyes)
     board.resign(1)
     board.answer_resignation(True)
@@ -199,17 +203,20 @@ def test_the_box_takes_a_partner_between_games_and_shares_the_results():
 
 
 def test_players_join_at_the_bottom_and_leave_between_their_games():
+    from board import chouette_session  # loaded when a chouette starts, as on the board
     board, eyes, events = chouette(multiple=False)
     box_on_roll(board, eyes)
-    board.lineup("join", "Eve")  # during a game: ranks after this game's rotation
+    # during a game: ranks after this game's rotation
+    chouette_session.lineup(board, "join", "Eve")
     assert evs(events)[-1] == {"ev": "join", "name": "Eve", "seq": 0}
-    assert "two players" in refused(board, events, board.lineup, "join", "Eve")
+    assert "two players" in refused(board, events, chouette_session.lineup, board, "join", "Eve")
     board.cube_action("double")
-    assert "every answer first" in refused(board, events, board.lineup, "leave", "Cy")
+    assert "every answer first" in refused(board, events, chouette_session.lineup, board,
+                                           "leave", "Cy")
     for _ in NAMES[1:]:
         board.on_buttons(DROP)
     assert evs(events)[-1]["line"] == ["Ann", "Cy", "Dee", "Bob", "Eve"]
-    board.lineup("leave", "Dee")  # between games
+    chouette_session.lineup(board, "leave", "Dee")  # between games
     assert evs(events)[-1] == {"ev": "leave", "name": "Dee", "seq": 0}
     eyes.start()
     game = evs(events)[-1]
@@ -217,7 +224,8 @@ def test_players_join_at_the_bottom_and_leave_between_their_games():
                                                                                "Eve"]
     board, eyes, events = rig()
     board.new_match(0)
-    assert "only a chouette" in refused(board, events, board.lineup, "join", "Eve")
+    assert "only a chouette" in refused(board, events, chouette_session.lineup, board, "join",
+                                        "Eve")
 
 
 
@@ -226,9 +234,10 @@ def test_the_box_leaving_mid_game_pays_everyone_and_the_captain_takes_the_box():
     pays off to each team member. Then he goes to the back of the line and the captain
     becomes the new box." (rules-cube-match-chouette): the box who leaves settles as if
     dropping every member's present cube; the game ends there."""
+    from board import chouette_session  # loaded when a chouette starts, as on the board
     board, eyes, events = chouette()
     team_on_roll(board, eyes)
-    board.lineup("leave", "Ann")
+    chouette_session.lineup(board, "leave", "Ann")
     leave, result = evs(events)[-2:]
     assert leave == {"ev": "leave", "name": "Ann", "seq": 0}
     assert result["ev"] == "result" and result["winner"] == BLACK
@@ -270,17 +279,20 @@ def test_partner_by_lot_and_consultation_once_the_cube_is_turned():
     only after the cube has been turned." (rules-cube-match-chouette): the options of `new`,
     `partner *` drawn with the board's dice and journaled by name, `state` saying whether the
     team may consult now."""
+    from board import chouette_session  # loaded when a chouette starts, as on the board
     from board_support import Dice
     names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
     board, eyes, events = rig()
-    assert "consult is" in refused(board, events, board.new_chouette, names, Rules(), False,
-                                   6, {"consult": "often"})
-    board.new_chouette(names, Rules(), False, 6, {"consult": "cube", "partner_by": "lot"})
+    assert "consult is" in refused(board, events, chouette_session.new, board, names, Rules(),
+                                   False, 6, {"consult": "often"})
+    chouette_session.new(board, names, Rules(), False, 6,
+                         {"consult": "cube", "partner_by": "lot"})
     match = evs(events)[-1]
     assert match["consult"] == "cube" and match["partner_by"] == "lot"
-    assert "by lot" in refused(board, events, board.partner, "Bob")  # the captain
+    # the captain
+    assert "by lot" in refused(board, events, chouette_session.partner, board, "Bob")
     board.rng = Dice((2, 0))
-    board.partner("*")  # the third of Cy, Dee, Eve, Fay
+    chouette_session.partner(board, "*")  # the third of Cy, Dee, Eve, Fay
     assert evs(events)[-1] == {"ev": "partner", "name": "Eve", "seq": 0}
     eyes.start()
     state = board.state()["chouette"]

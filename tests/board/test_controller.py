@@ -3,7 +3,7 @@
 import gc
 
 from bgcore import GAMMON, Rules
-from board.controller import IDLE, OPENING, OVER, PASS_MS, PLAYING, SETUP, Board
+from board.controller import IDLE, OPENING, OVER, PASS_MS, PLAYING, SETUP, Controller
 from bgwire import DROP, ROLL
 from board.journal import Journal
 from board.storage import FlashStorage
@@ -15,7 +15,7 @@ from support import raises
 
 def rig(*throws, journal=None):
     events = []
-    board = Board(SimClock(), Dice(*throws), journal, None, events.append)
+    board = Controller(SimClock(), Dice(*throws), journal, None, events.append)
     return board, Eyes(board), events
 
 
@@ -242,7 +242,7 @@ def test_power_cut_resumes_at_the_last_committed_event():
         committed = board.snapshot()
         eyes.carry(BLACK, 24, 18)  # black's first checker moved: not committed
         # Power cut. A new board on the same flash:
-        again = Board(SimClock(), Dice(), Journal(FlashStorage(path)), None, lambda m: None)
+        again = Controller(SimClock(), Dice(), Journal(FlashStorage(path)), None, lambda m: None)
         assert again.resume() == len([e for e in events if "ev" in e])
         assert again.snapshot() == committed
         assert again.phase == PLAYING and again.tracker is not None
@@ -278,7 +278,7 @@ def test_resume_after_compaction_applies_each_event_once():
         committed = board.snapshot()
         board = eyes = events = journal = None  # the power goes: so does the old board's RAM
         gc.collect()
-        again = Board(SimClock(), Dice(), Journal(FlashStorage(path)), None, lambda m: None)
+        again = Controller(SimClock(), Dice(), Journal(FlashStorage(path)), None, lambda m: None)
         again.resume()
         assert again.snapshot() == committed
     finally:

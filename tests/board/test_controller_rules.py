@@ -5,7 +5,7 @@
 import gc
 
 from bgcore import GAMMON, Rules
-from board.controller import IDLE, OVER, PLAYING, Board
+from board.controller import IDLE, OVER, PLAYING, Controller
 from bgwire import DOUBLE, MENU, ROLL, TAKE
 from board.journal import Journal
 from board.storage import FlashStorage
@@ -21,7 +21,7 @@ def rig(*throws, journal=None):
         if "ev" in msg:
             events.append(msg)
 
-    board = Board(SimClock(), Dice(*throws), journal, None, emit)
+    board = Controller(SimClock(), Dice(*throws), journal, None, emit)
     return board, Eyes(board), events, emit
 
 
@@ -116,7 +116,7 @@ def test_take_then_beaver_then_raccoon_on_the_buttons():
         assert kinds(events)[-2:] == ["double", "take"]
         board = eyes.board = None  # the power goes: so does the old board's RAM
         gc.collect()
-        board = Board(SimClock(), Dice((5, 2)), Journal(FlashStorage(path)), None,
+        board = Controller(SimClock(), Dice((5, 2)), Journal(FlashStorage(path)), None,
                       emit)  # the power came back
         board.resume()
         eyes.board = board
@@ -211,7 +211,7 @@ def test_a_match_over_a_number_of_games_ends_after_the_last_one():
                 journal.compact(board.snapshot())
                 board = eyes.board = journal = None  # the power goes, and the old board
                 gc.collect()
-                board = Board(SimClock(), Dice((3, 1)), Journal(FlashStorage(path)), None,
+                board = Controller(SimClock(), Dice((3, 1)), Journal(FlashStorage(path)), None,
                               emit)
                 board.resume()
                 eyes.board = board

@@ -7,7 +7,7 @@ from array import array
 from board.app import App, Hardware
 from board.storage import FlashStorage
 from board_support import rmtree, tmpdir
-from sim.devices import LineLink, SimButtons, SimLeds
+from sim.hw import LineLink, SimButtons, SimLeds
 from sim.rng import Rng
 from sim.sensor_model import SensorModel, SimClock
 

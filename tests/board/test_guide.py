@@ -3,14 +3,14 @@
 # wrong and no other play is committed. Perfect sensing; real LED frames.
 import json
 
-from board.controller import Board
+from board.controller import Controller
 from bgwire import ROLL
 from board.guide import command
 from board.leds import LedMap, Renderer
 from bgwire import HIT, ORIGIN, TARGET, WRONG
 from bgwire.commands import CommandError, parse
 from board_support import BLACK, WHITE, Dice, Eyes
-from sim.devices import SimLeds
+from sim.hw import SimLeds
 from support import raises
 
 
@@ -28,7 +28,7 @@ def rig(*throws):
         ledmap = LedMap(json.load(f)["leds"])
     out = Renderer(SimLeds(ledmap.count), ledmap, 255, 100000)
     events = []
-    board = Board(Clock(), Dice(*throws), None, out, events.append)
+    board = Controller(Clock(), Dice(*throws), None, out, events.append)
     board.new_match(3)
     eyes = Eyes(board)
     eyes.start()

@@ -335,11 +335,11 @@ def test_garbage_starts_empty_with_status():
         good = _raw(d)
         garbage.append(good[:12] + bytes([good[12] ^ 4]) + good[13:])  # a bit flipped
         _clear(d)
-        from board import journal as jm
+        from board.journal_codec import encode
 
-        garbage.append(jm._record("h", {"id": 1, "base": 3, "first": 9, "snap": None}))
-        garbage.append(jm._record("h", [1, 2]))
-        garbage.append(jm._record("e1", {"id": 1, "base": 0, "first": 1, "snap": None}))
+        garbage.append(encode("h", {"id": 1, "base": 3, "first": 9, "snap": None}))
+        garbage.append(encode("h", [1, 2]))
+        garbage.append(encode("e1", {"id": 1, "base": 0, "first": 1, "snap": None}))
         for g in garbage:
             _clear(d)
             _put(d, g)

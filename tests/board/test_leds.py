@@ -5,7 +5,7 @@ from bgcore import Position, Turn
 from board.leds import LedMap, Renderer
 from bgwire import DICE, MISSING, ORIGIN, TARGET, WRONG
 from board.tracker import Sensed, Tracker
-from sim.devices import SimLeds
+from sim.hw import SimLeds
 
 PINMAP = "hardware/pinmap.json"
 

@@ -5,7 +5,7 @@ import json
 from board.protocol import Protocol
 from bgwire import MAX_LINE, PROTOCOL
 from bgwire.commands import COMMANDS, CommandError, parse
-from sim.devices import LineLink
+from sim.hw import LineLink
 from wire_support import arguments
 from support import raises
 

@@ -1,7 +1,7 @@
 # Power cuts at the end of a game (board.controller resume): the last action and the game's
 # result are separate journal lines, and a cut between them must not lose the result. Its own
 # file: one MicroPython interpreter per file, and these many restarts fragment its heap.
-from board.controller import IDLE, PLAYING, Board
+from board.controller import IDLE, PLAYING, Controller
 from board.journal import Journal
 from board.storage import FlashStorage
 from board_support import Dice, Eyes, rmtree, tmpdir
@@ -20,7 +20,7 @@ def test_a_power_cut_before_the_result_is_written_commits_it_on_resume():
     # in the journal exactly once.
     def play(path, cut_at=-1):
         storage = FaultyStorage(path, cut_at)
-        board = Board(SimClock(), Dice((3, 1)), Journal(storage), None, lambda m: None)
+        board = Controller(SimClock(), Dice((3, 1)), Journal(storage), None, lambda m: None)
         eyes = Eyes(board)
         board.new_match(1)
         eyes.start()
@@ -43,7 +43,8 @@ def test_a_power_cut_before_the_result_is_written_commits_it_on_resume():
                 play(path, cut)
             except PowerCut:
                 pass
-            again = Board(SimClock(), Dice(), Journal(FlashStorage(path)), None, lambda m: None)
+            again = Controller(SimClock(), Dice(), Journal(FlashStorage(path)), None,
+                               lambda m: None)
             again.resume()
             evs = kinds(Journal(FlashStorage(path)).since(0))
             if "accept" in evs:

@@ -5,7 +5,7 @@
 import json
 import sys
 
-from board.layout import SLOTS, bar_slot, point_slot, slot_table, BLACK, WHITE
+from board.layout import SLOTS, bar_slot, point_slot, slot_table, BLACK_SIGN, WHITE_SIGN
 from sensing_rig import hardware_file
 from code_emitters import lend
 
@@ -127,8 +127,8 @@ def test_main_wires_the_real_pin_map_in():
     table = slot_table(pinmap["sensors"])
     assert len(set(table)) == SLOTS
     assert table[point_slot(1, 0)] == (0, 0)
-    assert table[bar_slot(WHITE, 0)] == divmod(pinmap["sensors"]["bar"]["white"][0], 16)
-    assert table[bar_slot(BLACK, 3)] == divmod(pinmap["sensors"]["bar"]["black"][3], 16)
+    assert table[bar_slot(WHITE_SIGN, 0)] == divmod(pinmap["sensors"]["bar"]["white"][0], 16)
+    assert table[bar_slot(BLACK_SIGN, 3)] == divmod(pinmap["sensors"]["bar"]["black"][3], 16)
     scanner = _wired(pinmap)
     assert scanner._settle == pinmap["sensors"]["bank_power_up_us"]
     assert scanner._mux_settle == pinmap["sensors"]["mux_settle_us"]

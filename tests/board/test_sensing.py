@@ -3,7 +3,7 @@
 import gc
 from array import array
 
-from board.layout import BLACK, WHITE, SLOTS, bar_slot, expected_slots, point_slot
+from board.layout import BLACK_SIGN, WHITE_SIGN, SLOTS, bar_slot, expected_slots, point_slot
 from board.calibration import calibrate, frames
 from board.sensing import MID, Q, Field, Sensing
 from sensing_rig import SCAN_MS, Rig, expected, hardware_file, raises
@@ -69,8 +69,8 @@ def test_stacks_of_each_colour_register_after_the_stable_time_and_not_before():
     for i, n in enumerate((1, 2, 3, 5)):
         placed[point_slot(2 + i, 0)] = n
         placed[point_slot(14 + i, 1)] = -n
-    placed[bar_slot(WHITE, 0)] = 1
-    placed[bar_slot(BLACK, 0)] = -2
+    placed[bar_slot(WHITE_SIGN, 0)] = 1
+    placed[bar_slot(BLACK_SIGN, 0)] = -2
     for seed in (1, 2, 3, 4):
         rig = Rig(seed=seed)
         assert rig.run(200) == []
@@ -102,11 +102,11 @@ def test_points_filled_by_count_classify_exactly():
     rig.model.set_counts(white, black)
     rig.run(STABLE + 10)
     for p in range(1, 25):
-        want = expected_slots(white[p], WHITE) if white[p] else expected_slots(black[25 - p], BLACK)
+        want = expected_slots(white[p], WHITE_SIGN) if white[p] else expected_slots(black[25 - p], BLACK_SIGN)
         got = [rig.sensing.frame[point_slot(p, k)] for k in range(5)]
         assert got == expected(want), (p, got, want)
-    assert [rig.sensing.frame[bar_slot(WHITE, k)] for k in range(4)] == [1, 1, 0, 0]
-    assert [rig.sensing.frame[bar_slot(BLACK, k)] for k in range(4)] == [-1, -1, -1, 0]
+    assert [rig.sensing.frame[bar_slot(WHITE_SIGN, k)] for k in range(4)] == [1, 1, 0, 0]
+    assert [rig.sensing.frame[bar_slot(BLACK_SIGN, k)] for k in range(4)] == [-1, -1, -1, 0]
 
 
 def test_stable_time_is_configurable():
@@ -426,8 +426,8 @@ def test_the_hardware_field_table_plugs_in():
         for k in range(5):
             heights[point_slot(p, k)] = (1 + (p + k) % 4) * (1 if p % 2 else -1)
     for k in range(4):
-        heights[bar_slot(WHITE, k)] = 3 - k
-        heights[bar_slot(BLACK, k)] = k - 3
+        heights[bar_slot(WHITE_SIGN, k)] = 3 - k
+        heights[bar_slot(BLACK_SIGN, k)] = k - 3
     rig = Rig(model=magpylib_board, field=field)
     rig.model.set_heights(heights)
     rig.run(STABLE + 10)

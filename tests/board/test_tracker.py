@@ -2,10 +2,8 @@
 # them) against the turn in progress. Here the eyes are perfect: sensing has its own tests.
 from bgcore import Position, Turn
 from board.tracker import HIT_WAIT, ILLEGAL, LIFTED, RESTORE, STEADY, Sensed, Tracker
+from bgwire import BLACK, WHITE
 from support import board
-
-WHITE = 0
-BLACK = 1
 
 
 class Table:

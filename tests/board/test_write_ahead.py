@@ -1,7 +1,7 @@
 # Write ahead: an event that cannot be stored is refused and changes nothing. The board's RAM
 # is never ahead of its journal, and what the host was told is what the flash replays.
 # Whole matches with writes failing at random: tests/soak/soak_faults.py.
-from board.controller import IDLE, Board
+from board.controller import IDLE, Controller
 from bgwire import ROLL
 from board.journal import Journal
 from board_support import WHITE, Dice, Eyes, rmtree, tmpdir
@@ -15,7 +15,7 @@ def _events(messages):
 
 def _replayed(path):
     # What a board powered up on this flash comes back to.
-    again = Board(SimClock(), Dice(), Journal(FailingStorage(path)), None, lambda m: None)
+    again = Controller(SimClock(), Dice(), Journal(FailingStorage(path)), None, lambda m: None)
     again.resume()
     return again.snapshot()
 
@@ -25,7 +25,7 @@ def test_a_play_that_cannot_be_stored_is_refused_and_nothing_changes():
     try:
         storage = FailingStorage(path)
         messages = []
-        board = Board(SimClock(), Dice((3, 1), (6, 5)), Journal(storage), None,
+        board = Controller(SimClock(), Dice((3, 1), (6, 5)), Journal(storage), None,
                       messages.append)
         eyes = Eyes(board)
         board.new_match(5)
@@ -60,7 +60,7 @@ def test_a_new_match_that_cannot_be_stored_is_not_started():
     try:
         storage = FailingStorage(path)
         messages = []
-        board = Board(SimClock(), Dice(), Journal(storage), None, messages.append)
+        board = Controller(SimClock(), Dice(), Journal(storage), None, messages.append)
         storage.fail_next()
         try:
             board.new_match(5)

@@ -1,6 +1,6 @@
 # Write ahead, the last checker: a winning play the flash refuses does not end the game in
 # RAM. Apart from test_write_ahead (160K: its heap has no room for a second position).
-from board.controller import Board
+from board.controller import Controller
 from board.journal import Journal
 from board_support import WHITE, Dice, Eyes, rmtree, tmpdir
 from faulty_storage import FailingStorage
@@ -12,7 +12,7 @@ def _events(messages):
 
 
 def _replayed(path):
-    again = Board(SimClock(), Dice(), Journal(FailingStorage(path)), None, lambda m: None)
+    again = Controller(SimClock(), Dice(), Journal(FailingStorage(path)), None, lambda m: None)
     again.resume()
     return again.snapshot()
 
@@ -27,7 +27,7 @@ def test_a_winning_play_that_cannot_be_stored_does_not_end_the_game():
         storage = FailingStorage(path)
         messages = []
         journal = Journal(storage)
-        board = Board(SimClock(), Dice((6, 5)), journal, None, messages.append)
+        board = Controller(SimClock(), Dice((6, 5)), journal, None, messages.append)
         eyes = Eyes(board)
         board.new_match(5)
         white = [0, 0, 1] + [0] * 23  # white's last checker, on its 2-point

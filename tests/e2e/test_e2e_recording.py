@@ -1,5 +1,5 @@
 """Issue 5's evidence, end to end: the firmware application (board.app.App) runs under the
-real MicroPython unix port on simulated hardware (firmware/sim/serial_board.py) behind a
+real MicroPython unix port on simulated hardware (firmware/sim/main_unix.py) behind a
 real PTY; the host's own code (bgboard.link over bgboard.transport's pyserial port, and
 bgboard.recorder) talks to it. See simboard.py for the wiring."""
 

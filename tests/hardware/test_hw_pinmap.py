@@ -145,8 +145,8 @@ def test_the_firmware_numbers_slots_as_the_hardware_does(pm):
         for k in range(5):
             assert layout.point_slot(p, k) == hwspec.slot_id(p, k)
     for k in range(4):
-        assert layout.bar_slot(layout.WHITE, k) == hwspec.bar_id("white", k)
-        assert layout.bar_slot(layout.BLACK, k) == hwspec.bar_id("black", k)
+        assert layout.bar_slot(layout.WHITE_SIGN, k) == hwspec.bar_id("white", k)
+        assert layout.bar_slot(layout.BLACK_SIGN, k) == hwspec.bar_id("black", k)
     if hasattr(layout, "slot_table"):
         want = [hwspec.bank_channel(pm, sc) for sc in hwspec.scan_of_slot(pm)]
         assert [tuple(x) for x in layout.slot_table(pm["sensors"], pm["sensors"]["channels"])] == want

@@ -4,7 +4,7 @@ host's tests: the journal events are the board's, not a copy of its logic.
 `play_chouette(rng, players, multiple, games)` sets up the checkers, throws, plays random
 legal plays by hand (perfect sensing: tests/board's Eyes), doubles and answers at random
 (every member on their own), resigns now and then, until `games` games have a result.
-Returns (events numbered from seq 1 as a journal has them, the Board at the end).
+Returns (events numbered from seq 1 as a journal has them, the Controller at the end).
 """
 
 import random
@@ -14,7 +14,8 @@ from board.controller import LAST_OFF_MS, OPENING, OVER, PASS_MS, PLAYING, SETUP
 from board_support import Eyes
 from chouette_support import Clock
 
-from board.controller import Board
+from board.controller import Controller
+from board import chouette_session
 
 
 class Odds:
@@ -39,9 +40,9 @@ def play_chouette(rng, players=("Ann", "Bob", "Cy", "Dee"), multiple=True, games
             ev["seq"] = len(events) + 1
             events.append(ev)
 
-    board = Board(Clock(), rng, None, None, emit)
+    board = Controller(Clock(), rng, None, None, emit)
     eyes = Eyes(board)
-    board.new_chouette(list(players), rules or Rules(), multiple, None)
+    chouette_session.new(board, list(players), rules or Rules(), multiple, None)
     p = _Players(board, eyes, rng, odds)
     for _ in range(max_steps):
         if sum(1 for e in events if e["ev"] == "result") >= games:
@@ -76,7 +77,7 @@ class _Players:
             return
         assert board.phase == PLAYING, board.phase
         game = board.match.game
-        c = board.chouette.chouette
+        c = board.match.chouette
         due = c.pending()
         if due:  # answers to doubles, each on their own
             who = self.rng.choice(due)
@@ -108,13 +109,13 @@ class _Players:
 
     def lineup(self):
         """A newcomer joins, or a player who may leave now leaves."""
-        c = self.board.chouette.chouette
+        c = self.board.match.chouette
         leavers = [n for n in c.players() if c.why_not_leave(n) is None]
         if leavers and self.chance(0.5):
-            self.board.lineup("leave", self.rng.choice(leavers))
+            chouette_session.lineup(self.board, "leave", self.rng.choice(leavers))
         else:
             self.joined += 1
-            self.board.lineup("join", "New%d" % self.joined)
+            chouette_session.lineup(self.board, "join", "New%d" % self.joined)
 
     def double(self, game, c):
         board = self.board

@@ -15,12 +15,13 @@ from bgboard.sgf import sgf_text
 
 import board.journal as journal_mod  # noqa: E402
 import sim.autoplay as autoplay  # noqa: E402
-import sim.virtual as virtual  # noqa: E402
+import sim.virtual_board as virtual_board  # noqa: E402
 
 
 def board_events(tmp_path, seed, length):
     events = []
-    vb = virtual.VirtualBoard(seed=seed, clumsy=10, journal=journal_mod.Journal(str(tmp_path)))
+    vb = virtual_board.VirtualBoard(seed=seed, clumsy=10,
+                                    journal=journal_mod.Journal(str(tmp_path)))
     player = autoplay.Autoplay(vb, seed=seed, double_pct=15)
     forward = player.on_message
 

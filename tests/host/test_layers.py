@@ -70,4 +70,4 @@ def test_main_py_is_the_picos_entry_alone():
 
 
 def test_the_finder_sees_lazy_imports():
-    assert imported(os.path.join(ROOT, "firmware", "sim", "device.py")) >= {"bgwire", "sim"}
+    assert imported(os.path.join(ROOT, "firmware", "sim", "unix_pico.py")) >= {"bgwire", "sim"}

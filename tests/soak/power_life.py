@@ -53,7 +53,7 @@ def live(seed, path):
     from board.journal import Journal
     from board.storage import FlashStorage
     from sim.autoplay import Autoplay
-    from sim.virtual import VirtualBoard
+    from sim.virtual_board import VirtualBoard
 
     def journal():
         return Journal(FlashStorage(path), max_bytes=8192, keep=32)

@@ -11,7 +11,7 @@ import gc
 from bgcore import Rules
 
 from sim.autoplay import Autoplay
-from sim.virtual import VirtualBoard
+from sim.virtual_board import VirtualBoard
 from sim.world import World
 from soak_check import check_autoplay
 

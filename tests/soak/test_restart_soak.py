@@ -10,14 +10,14 @@ from sim.world import World
 
 def _replayed(path):
     # What a board powered up on this flash comes back to, and its journal.
-    from board.controller import Board
+    from board.controller import Controller
     from board.journal import Journal
     from board.storage import FlashStorage
     from board_support import Dice
     from sim.sensor_model import SimClock
 
     journal = Journal(FlashStorage(path), max_bytes=131072)
-    again = Board(SimClock(), Dice(), journal, None, lambda m: None)
+    again = Controller(SimClock(), Dice(), journal, None, lambda m: None)
     again.resume()
     return again.snapshot(), journal
 
@@ -71,7 +71,7 @@ def test_a_damaged_line_costs_at_most_the_game_it_lies_in():
         from board.storage import FlashStorage
         from board_support import check_autoplay, rmtree, tmpdir
         from sim.autoplay import Autoplay
-        from sim.virtual import VirtualBoard
+        from sim.virtual_board import VirtualBoard
 
         path = tmpdir()
         try:

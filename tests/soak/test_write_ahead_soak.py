@@ -12,13 +12,13 @@ from sim.world import World
 
 def _replayed(path):
     # What a board powered up on this flash comes back to.
-    from board.controller import Board
+    from board.controller import Controller
     from board.journal import Journal
     from board.storage import FlashStorage
     from board_support import Dice
     from sim.sensor_model import SimClock
 
-    again = Board(SimClock(), Dice(), Journal(FlashStorage(path)), None, lambda m: None)
+    again = Controller(SimClock(), Dice(), Journal(FlashStorage(path)), None, lambda m: None)
     again.resume()
     return again.snapshot()
 
@@ -37,7 +37,7 @@ def test_writes_failing_at_random_never_put_the_board_ahead_of_its_journal():
         from faulty_storage import FailingStorage
         from sim.autoplay import Autoplay
         from sim.rng import Rng
-        from sim.virtual import VirtualBoard
+        from sim.virtual_board import VirtualBoard
 
         path = tmpdir()
         try:

@@ -12,8 +12,8 @@ from bgboard.view.model import BoardModel, arrangement, check_sim
 def test_sim_lines_from_pages_are_checked():
     assert check_sim({"sim": "lift", "side": 1, "at": 25}) == {"sim": "lift", "side": 1,
                                                                "at": 25}
-    assert check_sim({"sim": "press", "button": "undo", "x": 1}) == {"sim": "press",
-                                                                    "button": "undo"}
+    assert check_sim({"sim": "press", "button": "verify", "x": 1}) == {
+        "sim": "press", "button": "verify"}
     for bad in ({"sim": "lift", "side": 2, "at": 3}, {"sim": "place", "side": 0, "at": 26},
                 {"sim": "place", "side": True, "at": 3}, {"sim": "press", "button": "x"},
                 {"sim": "explode"}, {"cmd": "new"}, None):

@@ -1,9 +1,9 @@
 # The virtual board behind a serial line: the firmware application (board.app.App) on
-# simulated hardware (sim.virtual.VirtualBoard), speaking docs/protocol.md over this
+# simulated hardware (sim.virtual_board.VirtualBoard), speaking docs/protocol.md over this
 # process's stdin/stdout as a Pico speaks it over USB serial. Runs on the MicroPython unix
 # port and on CPython:
 #
-#   MICROPYPATH=build/bytecode micropython -X heapsize=256K firmware/sim/serial_board.py \
+#   MICROPYPATH=build/bytecode micropython -X heapsize=256K firmware/sim/main_unix.py \
 #       --flash DIR [--seed N] [--speed X] [--autoplay LENGTH [--matches N] | --games K]
 #
 # --flash DIR: the board's flash (created if missing: journal, calibration). --seed: sensors,
@@ -34,8 +34,8 @@ from bgwire import MAX_LINE
 from bgwire.lines import LineReader
 from bgwire.sim import is_sim
 from sim.control import SimControl
-from sim.devices import SimButtons, SimLeds
-from sim.virtual import VirtualBoard
+from sim.hw import SimButtons, SimLeds
+from sim.virtual_board import VirtualBoard
 from sim.world import World
 
 CTRL_C = 3
@@ -331,7 +331,7 @@ def main(argv=None):
     try:
         o = parse_args(sys.argv[1:] if argv is None else argv)
     except ValueError as e:
-        sys.stderr.write("serial_board: %s\n" % e)
+        sys.stderr.write("main_unix: %s\n" % e)
         return 2
     return run(o)
 

@@ -4,7 +4,7 @@
 
 import gc
 
-from board.controller import Board
+from board.controller import Controller
 from board.sensing import Sensing
 from board.tracker import Sensed
 from sim.hands import Hands
@@ -67,7 +67,7 @@ class VirtualBoard:
         self.sensed = Sensed(self.sensing.blind())
         if callable(journal):
             journal = journal()
-        self.board = Board(self.clock, self.dice, journal, self.renderer, self._emit)
+        self.board = Controller(self.clock, self.dice, journal, self.renderer, self._emit)
         return self.board.resume()
 
     def _emit(self, msg):

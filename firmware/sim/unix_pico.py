@@ -1,11 +1,11 @@
 # A Pico's life on the MicroPython unix port, for the virtual board (bgboard sim):
 #
-#   micropython device.py FLASH HW [--raw] [-- options for the virtual board]
+#   micropython unix_pico.py FLASH HW [--raw] [-- options for the virtual board]
 #
 # FLASH (a folder) becomes the board's flash, mounted at "/"; HW (a folder holding the
 # simulated hardware, the `sim` package) is mounted at /.sim and searched after the flash.
 # At power-up, where a Pico runs /main.py (the Pico's entry: its drivers), the device runs
-# the firmware on the flash with simulated hardware in their place (sim.serial_board), if
+# the firmware on the flash with simulated hardware in their place (sim.main_unix), if
 # the flash has a main.py. stdin/stdout are the board's USB serial. What a host sends there:
 #
 # - While the firmware runs: its protocol lines. Ctrl-C (0x03) interrupts it (the firmware's link
@@ -179,14 +179,14 @@ def soft_reset(code):
 def start_firmware(options):
     """Power-up or soft reset from the friendly REPL: where a Pico runs /main.py (the Pico's
     entry, which builds its drivers), the virtual board runs the firmware on the flash with
-    its simulated hardware (sim.serial_board, the unix port's entry), if the flash has the
+    its simulated hardware (sim.main_unix, the unix port's entry), if the flash has the
     firmware (a main.py)."""
     try:
         open("/main.py").close()
     except OSError:
         return  # an empty flash: the REPL, as on a Pico without a main.py
     try:
-        from sim.serial_board import main as virtual_board
+        from sim.main_unix import main as virtual_board
 
         # "." (the flash, the current folder): the unix port's VfsPosix mounted at "/"
         # cannot rename one absolute path to another, which the journal does.
@@ -218,7 +218,7 @@ def mount(flash, hw):
 
 def main(argv):
     if len(argv) < 2:
-        sys.stderr.write("usage: device.py FLASH HW [--raw] [-- options]\n")
+        sys.stderr.write("usage: unix_pico.py FLASH HW [--raw] [-- options]\n")
         return 2
     raw = "--raw" in argv
     options = argv[argv.index("--") + 1:] if "--" in argv else []
