@@ -134,7 +134,8 @@ pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 # neighbour table, right after the imports. The two stress soaks run at 188K: with their least
 # at their heap they had no margin for CI's longer checkout path.
 # test_app 264K: with #16's learning and the merged tree its calibrate test (the calibrate
-# code loaded while it runs) ran out at 252K; 256K is the least that passed.
+# code loaded while it runs) ran out at 252K; 256K is the least that passed. test_fault_guard
+# 264K likewise (256K least, after the controller split: 1 KB more at import).
 # test_write_ahead_soak 212K (it ran out at 200K on the merged tree, 204K passed),
 # test_restart_soak 204K (196K the least): 8K above the least, as the rule above says.
 # This port is 64-bit: the same objects and code take about 1.6 times the RAM they take on
@@ -149,7 +150,7 @@ test-mpy: bytecode testcode
 	    $(wildcard tests/board/test_*.py)) \
 	  tests/board/test_app.py@264K tests/board/test_app_dead.py@236K \
 	  tests/board/test_boot_guard.py@220K tests/board/test_app_seldom.py@224K \
-	  tests/board/test_fault_guard.py@252K tests/board/test_chouette_resume.py@176K
+	  tests/board/test_fault_guard.py@264K tests/board/test_chouette_resume.py@176K
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 176K $(SOAK_PATH) tests/soak/soak_games.py \
 	  tests/soak/soak_stress.py@188K tests/soak/soak_stress_more.py@188K \
 	  tests/soak/soak_power.py@184K \

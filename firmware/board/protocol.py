@@ -24,7 +24,7 @@ class Protocol:
         self.link = link
         # The stream messages are written to: the link's own native one where it has one
         # (drivers.usb_link: sys.stdout), else the link.
-        self.out = getattr(link, "out", link)
+        self.out = link.out if hasattr(link, "out") else link
         self.handler = handler
         self.firmware = firmware
         self.info = info

@@ -255,12 +255,14 @@ def test_the_captain_leaving_mid_game_pays_the_present_cube_and_hands_on_the_cap
     captaincy is assumed by one of these players": the captain who leaves during a game
     settles as a drop of his cube as it stands (2, taken), the next member captains the rest
     of the game, and the leaver is out of the line-up after its rotation."""
+    from board import chouette_session  # loaded when a chouette starts, as on the board
     board, eyes, events = chouette()  # multiple cubes: Ann the box, Bob, Cy, Dee
     box_on_roll(board, eyes)
     board.cube_action("double", "Bob")
-    assert "every answer first" in refused(board, events, board.lineup, "leave", "Bob")
+    assert "every answer first" in refused(board, events, chouette_session.lineup, board,
+                                              "leave", "Bob")
     board.cube_action("take", "Bob")
-    board.lineup("leave", "Bob")
+    chouette_session.lineup(board, "leave", "Bob")
     assert evs(events)[-1] == {"ev": "leave", "name": "Bob", "seq": 0}
     state = board.state()["chouette"]
     assert state["captain"] == "Cy" and state["active"] == ["Cy", "Dee"]

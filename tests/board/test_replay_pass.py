@@ -4,7 +4,7 @@
 import gc
 
 from bgcore import Rules
-from board.controller import PLAYING, Board
+from board.controller import PLAYING, Controller
 from board.journal import Journal
 from board.storage import FlashStorage
 from bgwire import ROLL
@@ -19,7 +19,7 @@ def rig(*throws, journal=None):
         if "ev" in msg:
             events.append(msg)
 
-    board = Board(SimClock(), Dice(*throws), journal, None, emit)
+    board = Controller(SimClock(), Dice(*throws), journal, None, emit)
     return board, Eyes(board), events, emit
 
 
@@ -55,7 +55,7 @@ def test_a_shut_out_pass_survives_a_power_cut():
         board = eyes.board = None  # the power goes
         gc.collect()
         assert [e["ev"] for e in Journal(FlashStorage(path)).recover()[1]] == ["pass"]
-        board = Board(SimClock(), Dice((3, 1)), Journal(FlashStorage(path)), None, emit)
+        board = Controller(SimClock(), Dice((3, 1)), Journal(FlashStorage(path)), None, emit)
         board.resume()
         eyes.board = board
         board.on_sensed(eyes.sensed)

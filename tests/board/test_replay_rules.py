@@ -6,7 +6,7 @@
 import gc
 
 from bgcore import GAMMON
-from board.controller import Board
+from board.controller import Controller
 from board.journal import Journal
 from board.storage import FlashStorage
 from board_support import BLACK, WHITE, Dice, Eyes, rmtree, tmpdir
@@ -20,7 +20,7 @@ def rig(*throws, journal=None):
         if "ev" in msg:
             events.append(msg)
 
-    board = Board(SimClock(), Dice(*throws), journal, None, emit)
+    board = Controller(SimClock(), Dice(*throws), journal, None, emit)
     return board, Eyes(board), events, emit
 
 
@@ -45,7 +45,7 @@ def test_a_rethrow_a_void_and_a_demand_survive_a_power_cut():
             before = eyes.board.state()
             eyes.board = None  # the power goes: so does the old board's RAM
             gc.collect()
-            eyes.board = Board(SimClock(), Dice((5, 2)), Journal(FlashStorage(path)), None,
+            eyes.board = Controller(SimClock(), Dice((5, 2)), Journal(FlashStorage(path)), None,
                                emit)
             eyes.board.resume()
             eyes.board.on_sensed(eyes.sensed)  # the sensors report the checkers

@@ -210,7 +210,9 @@ def test_monitor_says_whether_the_team_may_consult(capsys):
     "cube": `bgboard monitor --once` names the option, and from the board's `state` says
     "not yet" before the box's double is taken and "now it may" after."""
     from chouette_support import box_on_roll
-    from chouettegen import Board, Clock, Eyes
+    from board import chouette_session
+    from board.controller import Controller
+    from chouettegen import Clock, Eyes
 
     events = []
 
@@ -218,9 +220,9 @@ def test_monitor_says_whether_the_team_may_consult(capsys):
         if "ev" in msg:
             events.append(dict(msg, seq=len(events) + 1))
 
-    real = Board(Clock(), random.Random(1), None, None, emit)
+    real = Controller(Clock(), random.Random(1), None, None, emit)
     eyes = Eyes(real)
-    real.new_chouette(["Ann", "Bob", "Cy"], Rules(), False, None, {"consult": "cube"})
+    chouette_session.new(real, ["Ann", "Bob", "Cy"], Rules(), False, None, {"consult": "cube"})
     eyes.start()
     box_on_roll(real, eyes)
     fake = FakeBoard(handler=lambda cmd, args: dict(real.state(), ok=True))
