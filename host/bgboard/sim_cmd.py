@@ -42,7 +42,7 @@ def default_image():
 @click.option("--speed", type=click.FloatRange(0), default=None,
               help="Simulated time against real time (0: as fast as it goes). Default 1, "
                    "or 0 with --autoplay.")
-@click.option("--heap", default="320K", show_default=True, callback=lambda c, p, v: _heap(v),
+@click.option("--heap", default="448K", show_default=True, callback=lambda c, p, v: _heap(v),
               help="MicroPython heap (-X heapsize): bytes, or with K or M.")
 @click.option("--autoplay", is_flag=True,
               help="Simulated hands play (clumsily: slides, knocks, wrong points corrected); "

