@@ -31,20 +31,22 @@ def raises(exc_type, fn, *args):
     raise AssertionError("%s did not raise %s" % (fn, exc_type.__name__))
 
 
-def rig(journal=None):
+def rig(*throws, journal=None):
+    """A controller on a clock that stands still, with these throws: (board, eyes, the
+    committed events, the board's emit)."""
     events = []  # the committed events only (a small heap keeps no live lines)
 
     def emit(msg):
         if "ev" in msg:
             events.append(msg)
 
-    board = Controller(Clock(), Dice(), journal, None, emit)
-    return board, Eyes(board), events
+    board = Controller(Clock(), Dice(*throws), journal, None, emit)
+    return board, Eyes(board), events, emit
 
 
 def chouette(multiple=True, players=NAMES, journal=None, partner_from=None):
     from board import chouette_session  # loaded when a chouette starts, as on the board
-    board, eyes, events = rig(journal)
+    board, eyes, events, _ = rig(journal=journal)
     chouette_session.new(board, players, Rules(), multiple, partner_from)
     eyes.start()
     return board, eyes, events

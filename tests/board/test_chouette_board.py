@@ -11,7 +11,7 @@ from chouette_support import NAMES, box_on_roll, chouette, evs, refused, rig, te
 
 def test_a_chouette_starts_with_the_box_white_and_the_captain_black():
     from board import chouette_session  # loaded when a chouette starts, as on the board
-    board, eyes, events = rig()
+    board, eyes, events, _ = rig()
     chouette_session.new(board, NAMES, Rules(jacoby=True), False, None)
     start = events[0]
     assert start["ev"] == "match" and start["kind"] == "chouette" and start["length"] == 0
@@ -160,7 +160,7 @@ def test_multiple_cubes_the_box_doubles_everyone_and_buttons_answer_in_rank_orde
 
 def test_refusals_name_the_problem_and_change_nothing():
     from board import chouette_session  # loaded when a chouette starts, as on the board
-    board, eyes, events = rig()
+    board, eyes, events, _ = rig()
     for players, words in ((["Ann", "Bob"], "three or more"), (["Ann", "Bob", "Ann"], "two"),
                            (["Ann", "box", "Cy"], "not 'box'")):
         assert words in refused(board, events, chouette_session.new, board, players, Rules(),
@@ -185,7 +185,7 @@ def test_refusals_name_the_problem_and_change_nothing():
 def test_the_box_takes_a_partner_between_games_and_shares_the_results():
     from board import chouette_session  # loaded when a chouette starts, as on the board
     names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
-    board, eyes, events = rig()
+    board, eyes, events, _ = rig()
     chouette_session.new(board, names, Rules(), True, 6)
     chouette_session.partner(board, "Fay")  # before the first game
     assert evs(events)[-1] == {"ev": "partner", "name": "Fay", "seq": 0}
@@ -222,7 +222,7 @@ def test_players_join_at_the_bottom_and_leave_between_their_games():
     game = evs(events)[-1]
     assert game["box"] == "Ann" and game["captain"] == "Cy" and game["team"] == ["Cy", "Bob",
                                                                                "Eve"]
-    board, eyes, events = rig()
+    board, eyes, events, _ = rig()
     board.new_match(0)
     assert "only a chouette" in refused(board, events, chouette_session.lineup, board, "join",
                                         "Eve")
@@ -284,7 +284,7 @@ def test_partner_by_lot_and_consultation_once_the_cube_is_turned():
     from board import chouette_session  # loaded when a chouette starts, as on the board
     from board_support import Dice
     names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
-    board, eyes, events = rig()
+    board, eyes, events, _ = rig()
     assert "consult is" in refused(board, events, chouette_session.new, board, names, Rules(),
                                    False, 6, {"consult": "often"})
     chouette_session.new(board, names, Rules(), False, 6,

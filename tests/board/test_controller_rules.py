@@ -9,20 +9,9 @@ from board.controller import IDLE, OVER, PLAYING, Controller
 from bgwire import DOUBLE, MENU, ROLL, TAKE
 from board.journal import Journal
 from board.storage import FlashStorage
-from board_support import BLACK, WHITE, Dice, Eyes, rmtree, tmpdir
-from chouette_support import Clock as SimClock  # light: no sensor model in 160K
+from board_support import BLACK, WHITE, Dice, rmtree, tmpdir
+from chouette_support import Clock as SimClock, rig  # light: no sensor model in 160K
 from support import raises
-
-
-def rig(*throws, journal=None):
-    events = []  # the committed events only (a small heap keeps no live lines)
-
-    def emit(msg):
-        if "ev" in msg:
-            events.append(msg)
-
-    board = Controller(SimClock(), Dice(*throws), journal, None, emit)
-    return board, Eyes(board), events, emit
 
 
 def kinds(events):

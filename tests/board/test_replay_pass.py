@@ -8,19 +8,8 @@ from board.controller import PLAYING, Controller
 from board.journal import Journal
 from board.storage import FlashStorage
 from bgwire import ROLL
-from board_support import BLACK, WHITE, Dice, Eyes, rmtree, tmpdir
-from chouette_support import Clock as SimClock
-
-
-def rig(*throws, journal=None):
-    events = []  # the committed events only
-
-    def emit(msg):
-        if "ev" in msg:
-            events.append(msg)
-
-    board = Controller(SimClock(), Dice(*throws), journal, None, emit)
-    return board, Eyes(board), events, emit
+from board_support import BLACK, WHITE, Dice, rmtree, tmpdir
+from chouette_support import Clock as SimClock, rig
 
 
 def test_a_shut_out_pass_survives_a_power_cut():

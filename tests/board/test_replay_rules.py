@@ -9,19 +9,8 @@ from bgcore import GAMMON
 from board.controller import Controller
 from board.journal import Journal
 from board.storage import FlashStorage
-from board_support import BLACK, WHITE, Dice, Eyes, rmtree, tmpdir
-from chouette_support import Clock as SimClock
-
-
-def rig(*throws, journal=None):
-    events = []  # the committed events only
-
-    def emit(msg):
-        if "ev" in msg:
-            events.append(msg)
-
-    board = Controller(SimClock(), Dice(*throws), journal, None, emit)
-    return board, Eyes(board), events, emit
+from board_support import BLACK, WHITE, Dice, rmtree, tmpdir
+from chouette_support import Clock as SimClock, rig
 
 
 def test_a_rethrow_a_void_and_a_demand_survive_a_power_cut():
