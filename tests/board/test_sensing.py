@@ -668,10 +668,10 @@ def _apart():
     return [point_slot(p, k) for p in range(1, 25, 2) for k in (0, 2, 4)]
 
 
-def _play_board(**model_kw):
+def _play_board(seed=17, **model_kw):
     # A board calibrated on the empty board only (no checkers step: every gain 4096).
     clock = SimClock()
-    model = SensorModel(clock, seed=17, **model_kw)
+    model = SensorModel(clock, seed=seed, **model_kw)
     buf = array("H", bytes(2 * SLOTS))
     offsets, faulty = calibrate(frames(model, buf, 32))
     assert faulty == []
@@ -804,20 +804,7 @@ def test_a_board_whose_sensors_see_their_neighbours_more_than_the_table_says_lea
                                      across_bar=[3.5 * k for k in ACROSS_BAR])
 
     def build():
-        clock = SimClock()
-        model = SensorModel(clock, seed=18, kernels=kernels, table=table)
-        buf = array("H", bytes(2 * SLOTS))
-        offsets, faulty = calibrate(frames(model, buf, 32))
-        sensing = Sensing(clock, offsets=offsets)
-
-        def run(ms, confirm=False):
-            for _ in range(ms // SCAN_MS):
-                clock.advance(SCAN_MS)
-                model.read_into(buf)
-                sensing.scan(buf)
-            if confirm:
-                sensing.confirm(buf)
-
+        model, sensing, _, run = _play_board(seed=18, kernels=kernels, table=table)
         return model, sensing, run
 
     target = point_slot(10, 2)
