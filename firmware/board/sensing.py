@@ -682,8 +682,10 @@ class Sensing:
         # level off it), its deviation from the expected level follows the reading (by
         # 1 / 2**shift of the difference, clipped; shift 0: all of it, unclipped).
         e = self._expect[s]
-        if e != c and (self._known[s] != 2 or (e > 0) != (c > 0)):
-            return  # not the confirmed stack (at the start: any level of its colour)
+        if not e or e != c and (self._known[s] != 2 or (e > 0) != (c > 0)):
+            # Not the confirmed stack (at the start: any level of its colour); none where
+            # the slot should be empty (a checker slid across it at the set-up).
+            return
         a = e if e > 0 else -e
         if a > 2:
             return  # "3 or more": no one level to learn against
