@@ -4,7 +4,7 @@
 #   raw = zero[s] + drift[s](t) + gain[s] x (own field + neighbours' fields) + noise
 # own field of a stack of h checkers: 860, +177, +61, then +10 per layer (hardware.md), sign
 # +1 white (north-up), -1 black; neighbours' fields add linearly through kernels and a table
-# as in board.sensing.Field (default board.layout.neighbour_table(): -10..-13 counts per nearest
+# as in board.sensing.Field (default board.neighbours.neighbour_table(): -10..-13 counts per nearest
 # neighbour, 51 counts in the worst case; a kernel's last entry serves taller stacks); zero
 # spread +-offset_spread counts, sensitivity spread +-gain_spread;
 # Gaussian-ish noise (sum of four uniform bytes) of noise counts RMS; drift: a triangle wave
@@ -23,7 +23,7 @@
 
 from array import array
 
-from board.layout import SLOTS, filled, heights_from_counts, neighbour_table
+from board.layout import SLOTS, filled, heights_from_counts
 from board.sensing import default_field
 from sim.clock import PERIOD, SimClock  # noqa: F401 - SimClock: where it was
 from sim.rng import Rng
@@ -101,6 +101,8 @@ class SensorModel:
         self._dead = None  # type: bytearray | None  # blind sensors, once there is one
         shared = kernels is None and table is None
         if shared:
+            from board.neighbours import neighbour_table  # let go with the default Field's
+
             kernels, table = neighbour_table()
         if kernels is None or table is None or len(table) != SLOTS:
             raise ValueError("the neighbour table needs kernels and 128 slots' neighbours")
@@ -118,6 +120,9 @@ class SensorModel:
         # the default Field's reverse table serves as it is: one copy in RAM, not two.
         if shared:
             field = default_field()
+            import board
+
+            board.forget("neighbours")  # (the default Field, once built, forgot it already)
             self._nb_first = field.rv_first
             self._nb_other = field.rv_slot
             self._nb_kernel = field.rv_kv

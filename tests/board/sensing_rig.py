@@ -2,7 +2,7 @@
 # and MicroPython (tests/core/run_mpy.py), so plain Python only.
 from array import array
 
-from board.layout import neighbour_table
+from board.neighbours import neighbour_table
 from board.calibration import calibrate, frames
 from board.sensing import Field, Sensing
 from sim.sensor_model import SensorModel, SimClock

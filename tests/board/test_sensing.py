@@ -205,7 +205,7 @@ def _random_heights(x):
 def test_neighbour_corrections_stay_exact_through_many_changes():
     # The pipeline updates each slot's neighbour correction by differences; after many
     # random placements it must equal the sum over the table from the present codes.
-    from board.layout import neighbour_table
+    from board.neighbours import neighbour_table
     kernels, table = neighbour_table()
     rig = Rig(seed=15)
     p = rig.sensing
@@ -828,7 +828,7 @@ def test_a_board_whose_sensors_see_their_neighbours_more_than_the_table_says_lea
     # says (another build's geometry or magnets): a confirmed stack of two reads as one
     # once tall stacks of its colour stand on its four sides. Confirmed positions teach
     # the coupling, and the stack reads two.
-    from board.layout import ALONG, ACROSS_BAR, neighbour_table
+    from board.neighbours import ALONG, ACROSS_BAR, neighbour_table
 
     kernels, table = neighbour_table(along=[3.5 * k for k in ALONG],
                                      across_bar=[3.5 * k for k in ACROSS_BAR])
