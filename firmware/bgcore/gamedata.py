@@ -1,15 +1,11 @@
-# A game's data: its result, its gnubg Match ID fields, and snapshots of plain data (ints,
-# strings, lists) that a journal can store and from_dict rebuilds.
-
-from collections import namedtuple
+# A game's data: its gnubg Match ID fields, and snapshots of plain data (ints, strings, lists)
+# that a journal can store and from_dict rebuilds. Loaded when first asked (bgcore.game).
 
 from bgcore.cube import Cube
+from bgcore.game import Result
 from bgcore.position import Position
 from bgcore.rules import Rules
 from bgcore.turn import Turn
-
-# how: "over" (all checkers borne off), "resigned" or "dropped" (a double refused).
-Result = namedtuple("Result", ("winner", "level", "points", "how"))
 
 
 def id_fields(game, length=0, score=(0, 0)):

@@ -341,3 +341,43 @@ def test_a_play_finished_with_the_dice_picked_up_may_be_voided():
     g.roll((2, 1))  # the opponent throws: player 1's play stands; player 0's is the one now
     assert g.player == 0 and irregular.why_not_void(g, 1) is None
     says(refused(g, irregular.void, g, 0), "only the opponent voids it")
+
+
+def test_a_game_played_as_the_board_plays_it_loads_no_seldom_rules():
+    """Resignations, beavers and raccoons, the opening rethrow, moving by command and
+    snapshots (bgcore.resign, beavers, rare, moving, gamedata) are loaded when first used,
+    for a Pico's RAM: a game thrown, played through its Turn, doubled and taken, as the board
+    plays it, loads none of them; each works once loaded."""
+    import sys
+
+    import bgcore
+
+    lazy = ("resign", "beavers", "rare", "moving", "gamedata")
+    saved = {}
+    for name in lazy:  # as if never loaded (MicroPython keeps a submodule in its package)
+        saved[name] = (sys.modules.pop("bgcore." + name, None), bgcore.__dict__.pop(name, None))
+    try:
+        g = Game(Rules(beavers=True))
+        start(g, 0, (6, 1))
+        g.turn.move(13, 7)  # the board's tracker moves through the Turn
+        g.turn.move(8, 7)
+        g.double(1)
+        g.take(0)
+        g.roll((3, 1))
+        g.turn.move(8, 5)
+        g.turn.move(6, 5)
+        assert g.on_roll == 0 and g.cube.value == 2
+        assert [n for n in lazy if "bgcore." + n in sys.modules] == []
+        says(refused(g, g.raccoon, 0), "rule option raccoons is off")  # loaded when asked
+        g.resign(2)
+        says(refused(g, g.demand, 1), "asks more than the gammon")
+        g.accept_resignation()
+        assert g.result == (1, 2, 4, "resigned")
+        assert "bgcore.beavers" in sys.modules and "bgcore.resign" in sys.modules
+    finally:
+        for name in lazy:
+            module, attr = saved[name]
+            if module is not None:
+                sys.modules["bgcore." + name] = module
+            if attr is not None:
+                setattr(bgcore, name, attr)
