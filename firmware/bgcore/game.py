@@ -422,16 +422,9 @@ class Game:
     def finish(self, winner, level=SINGLE, how="dropped"):
         """End the game by an outside decision (a chouette whose team has all dropped);
         scores `level` times the cube."""
-        if winner is None or offers.player_error(winner):
-            raise RuleError("the winner is player 0 or 1, got %r" % (winner,))
-        if not isinstance(level, int) or isinstance(level, bool) or \
-                not SINGLE <= level <= BACKGAMMON:
-            raise RuleError("a game is won single (1), gammon (2) or backgammon (3), got %r"
-                            % (level,))
-        if self.phase == OVER:
-            raise RuleError("the game is over")
-        points = scored(level, self.cube.value, self._single_gammons())
-        self._end(Result(winner, level, points, how))
+        from bgcore import rare  # a chouette's
+
+        rare.finish(self, winner, level, how)
 
     def _end(self, result):
         self.result = result

@@ -17,8 +17,8 @@ CORE = ("bgcore", "bgcore.rules", "bgcore.cube", "bgcore.offers", "bgcore.game",
 BOARD = ("board.layout", "board.tracker", "board.record", "board.controller", "board.sensing",
          "board.storage", "board.journal_codec", "board.journal", "board.leds", "board.protocol",
          "board.app")
-ON_DEMAND = ("bgcore.gamedata", "bgcore.resign", "bgcore.beavers", "bgcore.moving",
-             "bgcore.rare", "bgcore.matchid", "bgcore.plays", "bgcore.drawing",
+ON_DEMAND = ("bgcore.gamedata", "bgcore.positionid", "bgcore.resign", "bgcore.beavers",
+             "bgcore.moving", "bgcore.rare", "bgcore.matchid", "bgcore.plays", "bgcore.drawing",
              "bgcore.ordering", "bgcore.ledger", "bgcore.chouette", "board.calibration",
              "board.chouette_session", "board.seldom")
 SIM = ("sim.rng", "sim.sensor_model", "sim.hw", "sim.table", "sim.world", "sim.hands",

@@ -344,15 +344,15 @@ def test_a_play_finished_with_the_dice_picked_up_may_be_voided():
 
 
 def test_a_game_played_as_the_board_plays_it_loads_no_seldom_rules():
-    """Resignations, beavers and raccoons, the opening rethrow, moving by command and
-    snapshots (bgcore.resign, beavers, rare, moving, gamedata) are loaded when first used,
-    for a Pico's RAM: a game thrown, played through its Turn, doubled and taken, as the board
-    plays it, loads none of them; each works once loaded."""
+    """Resignations, beavers and raccoons, the opening rethrow, moving by command, snapshots
+    and Position IDs decoded (bgcore.resign, beavers, rare, moving, gamedata, positionid)
+    are loaded when first used, for a Pico's RAM: a game thrown, played through its Turn,
+    doubled and taken, as the board plays it, loads none of them; each works once loaded."""
     import sys
 
     import bgcore
 
-    lazy = ("resign", "beavers", "rare", "moving", "gamedata")
+    lazy = ("resign", "beavers", "rare", "moving", "gamedata", "positionid")
     saved = {}
     for name in lazy:  # as if never loaded (MicroPython keeps a submodule in its package)
         saved[name] = (sys.modules.pop("bgcore." + name, None), bgcore.__dict__.pop(name, None))
@@ -374,6 +374,9 @@ def test_a_game_played_as_the_board_plays_it_loads_no_seldom_rules():
         g.accept_resignation()
         assert g.result == (1, 2, 4, "resigned")
         assert "bgcore.beavers" in sys.modules and "bgcore.resign" in sys.modules
+        again = Game.from_dict(g.to_dict())  # a snapshot and back: a Position ID decoded
+        assert again.result == g.result and again.start == g.start
+        assert "bgcore.gamedata" in sys.modules and "bgcore.positionid" in sys.modules
     finally:
         for name in lazy:
             module, attr = saved[name]

@@ -78,9 +78,9 @@ def test_the_finder_sees_lazy_imports():
 ON_DEMAND = {
     "bgcore.beavers", "bgcore.chouette", "bgcore.drawing", "bgcore.gamedata",
     "bgcore.irregular", "bgcore.ledger", "bgcore.matchid", "bgcore.moving", "bgcore.ordering",
-    "bgcore.plays", "bgcore.rare", "bgcore.resign", "bgcore.sheet", "board.calibration",
-    "board.chouette_session", "board.field", "board.neighbours", "board.seldom",
-    "board.wiring",
+    "bgcore.plays", "bgcore.positionid", "bgcore.rare", "bgcore.resign", "bgcore.sheet",
+    "board.calibration", "board.chouette_session", "board.field", "board.neighbours",
+    "board.seldom", "board.wiring",
 }
 
 
