@@ -191,41 +191,26 @@ class Controller(Record):
         if game.is_over():
             self._result()
 
+    # Resignations, a take-back by command, the host's verify and state: board.seldom's
+    # (loaded when first used).
+
     def resign(self, level):
-        game = self._game("resign")
-        self.settle()
-        reason = game.why_not_resign(level) or self.session.waiting()
-        if reason:
-            raise ValueError(reason)
-        player = game.on_roll
-        if player != game.player or game.play_complete():
-            self._accept_play()
-        self._commit({"ev": "resign", "player": player, "level": level})
+        """The player on roll (or whose turn it is to act) offers to resign `level`."""
+        from board import seldom
+
+        seldom.resign(self, level)
 
     def answer_resignation(self, accept):
         """The resigner's opponent accepts or rejects; after a demand the resigner does."""
-        game = self._game("answer")
-        reason = game.why_not_accept_resignation()
-        res = game.resignation
-        if reason or res is None:
-            raise ValueError(reason or "no resignation to answer")
-        self._commit({"ev": "accept" if accept else "reject",
-                      "player": res[0] if len(res) > 2 else game.decider})
-        if game.is_over():
-            self._result()
+        from board import seldom
+
+        seldom.answer_resignation(self, accept)
 
     def undo(self):
         """Take back the last checker moved (the board then shows it must go back)."""
-        game = self._game("undo")
-        reason = game.why_not_undo()
-        turn = game.turn
-        if reason or turn is None:
-            raise ValueError(reason or "no throw to take a checker back from")
-        steps = turn.undo()
-        if self.tracker is not None:
-            # Not to be read again from the board until the checker is back.
-            self.tracker.hold = (steps[0].src, steps[-1].dst)
-        self._update()
+        from board import seldom
+
+        seldom.undo(self)
 
     def _game(self, what):
         # The game, if `what` may be done in this phase.
@@ -481,19 +466,11 @@ class Controller(Record):
         return not r.missing and not r.extra
 
     def verify(self):
-        """Every difference between the sensed board and the expected position."""
-        expected = self.expected()
-        r = Reading()
-        if expected is not None and self.sensed is not None:
-            side, position = expected
-            if self.tracker is not None:
-                position = self.tracker.turn.position
-            self._differences(side, position, r)
-            if self.renderer is not None:
-                self.renderer.clear()
-                self.renderer.differences(r.missing, r.extra)
-                self.renderer.show()
-        return r.missing, r.extra
+        """Every difference between the sensed board and the expected position: (missing,
+        extra), and the LEDs show them."""
+        from board import seldom
+
+        return seldom.verify(self)
 
     def draw(self):
         """Light the LEDs for the state as it stands."""
@@ -516,31 +493,10 @@ class Controller(Record):
     # --- the host's view -----------------------------------------------------------------------
 
     def state(self):
-        m = self.match
-        out = {"phase": self.phase, "settings": self.settings}
-        if m is None:
-            return out
-        game = m.game
-        out["match"] = {"length": m.length, "score": m.score, "games": m.games,
-                        "crawford": game.crawford}
-        out["game"] = {
-            "player": game.on_roll,
-            "dice": list(game.dice),
-            "cube": game.cube.value,
-            "cube_owner": game.cube.owner,
-            "position_id": _white_view(game.position, game.on_roll).to_id(),
-            "match_id": m.match_id(),
-            "allowed": game.allowed(),
-        }
-        self.session.add_state(out)
-        if self.tracker is not None:
-            out["game"]["moves"] = [[s.src, s.dst, 1 if s.hit else 0]
-                                    for s in self.tracker.turn.steps]
-        return out
+        """What the host's `state` shows (board.seldom.state)."""
+        from board import seldom
 
-
-def _white_view(position, mover):
-    return position if mover == 0 else position.swapped()
+        return seldom.state(self)
 
 
 def _how(how):
