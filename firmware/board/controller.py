@@ -17,7 +17,7 @@ from bgcore import Position, Rules
 from bgcore.position import OFF
 from board.layout import heights_from_counts
 from board.record import IDLE, OPENING, OVER, PLAYING, RARE, SETUP, Record, match_event
-from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations
+from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations, differences
 from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, VERIFY  # the buttons' bits
 
 PASS_MS = 2000     # a roll with no legal play is shown this long, then passes
@@ -457,12 +457,8 @@ class Controller(Record):
 
     def _differences(self, side, position, r):
         # Fill r with the places that differ from position (side on roll); True if none.
-        mine = deviations(self.sensed, side, position.mover)
-        theirs = deviations(self.sensed, 1 - side, position.opponent)
-        r.missing = [(side, p) for p, d in mine if d < 0] + [(1 - side, p) for p, d in theirs
-                                                              if d < 0]
-        r.extra = [(side, p) for p, d in mine if d > 0] + [(1 - side, p) for p, d in theirs
-                                                           if d > 0]
+        differences(r, side, deviations(self.sensed, side, position.mover),
+                    deviations(self.sensed, 1 - side, position.opponent))
         return not r.missing and not r.extra
 
     def verify(self):

@@ -158,6 +158,21 @@ def deviations(sensed, side, expected, hidden=None):
     return out
 
 
+def differences(r, side, mine, theirs):
+    """Fill r.missing and r.extra (a Reading's) with (side, point) pairs from deviations():
+    `mine` those of `side`, `theirs` the other side's."""
+    missing = []
+    extra = []
+    for who, devs in ((side, mine), (1 - side, theirs)):
+        for p, d in devs:
+            if d < 0:
+                missing.append((who, p))
+            elif d > 0:
+                extra.append((who, p))
+    r.missing = missing
+    r.extra = extra
+
+
 def _spread(devs, sign):
     # [(p, -2)] -> [p, p]: one entry per checker missing (sign -1) or extra (sign 1).
     out = []
@@ -429,10 +444,7 @@ class Tracker:
 
     def _restore(self, mine, theirs, r):
         r.state = RESTORE
-        r.missing = [(self.mover, p) for p, d in mine if d < 0]
-        r.missing += [(1 - self.mover, p) for p, d in theirs if d < 0]
-        r.extra = [(self.mover, p) for p, d in mine if d > 0]
-        r.extra += [(1 - self.mover, p) for p, d in theirs if d > 0]
+        differences(r, self.mover, mine, theirs)
 
 
 def _redo(turn, move):
