@@ -135,44 +135,13 @@ class Game:
 
     def allowed(self):
         """Names of the actions allowed now."""
-        return [a for a in ACTIONS if getattr(self, "why_not_" + a)() is None]
+        return [a for a in ACTIONS if self.can(a)]
 
-    # can_X(): would X be allowed now (why_not_X() gives the reason when not).
-    def can_roll(self, player=None):
-        return self.why_not_roll(player) is None
-
-    def can_rethrow(self, player=None):
-        return self.why_not_rethrow(player) is None
-
-    def can_move(self, player=None):
-        return self.why_not_move(player) is None
-
-    def can_undo(self, player=None):
-        return self.why_not_undo(player) is None
-
-    def can_double(self, player=None):
-        return self.why_not_double(player) is None
-
-    def can_take(self, player=None):
-        return self.why_not_take(player) is None
-
-    def can_drop(self, player=None):
-        return self.why_not_drop(player) is None
-
-    def can_beaver(self, player=None):
-        return self.why_not_beaver(player) is None
-
-    def can_raccoon(self, player=None):
-        return self.why_not_raccoon(player) is None
-
-    def can_resign(self, level=SINGLE, player=None):
-        return self.why_not_resign(level, player) is None
-
-    def can_accept_resignation(self, player=None):
-        return self.why_not_accept_resignation(player) is None
-
-    def can_reject_resignation(self, player=None):
-        return self.why_not_reject_resignation(player) is None
+    def can(self, action, *args):
+        """Would `action` (one of ACTIONS: "roll", "double", "resign"...) be allowed now,
+        with these arguments: why_not_<action>(*args) is None (it gives the reason when
+        not)."""
+        return getattr(self, "why_not_" + action)(*args) is None
 
     # --- throwing ------------------------------------------------------------------------------
 

@@ -118,7 +118,7 @@ class Autoplay:
         if turn is not None and not turn.required:
             self.vb.wait(PASS_MS + 100)  # a roll with no play passes by itself
             return
-        if game.can_double() and self.chance(self.double_pct):
+        if game.can("double") and self.chance(self.double_pct):
             self.press(DOUBLE)
             return
         self.press(ROLL)

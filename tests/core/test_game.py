@@ -247,7 +247,7 @@ def test_snapshot_round_trips_mid_turn_and_is_plain_data():
     h.beaver()
     data = h.to_dict()
     k = Game.from_dict(data)
-    assert k.to_dict() == data and k.can_raccoon()
+    assert k.to_dict() == data and k.can("raccoon")
     k.resign(1)
     k.accept_resignation()
     assert Game.from_dict(k.to_dict()).result == k.result
