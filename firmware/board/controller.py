@@ -191,8 +191,7 @@ class Controller(Record):
         if game.is_over():
             self._result()
 
-    # Resignations, a take-back by command, the host's verify and state: board.seldom's
-    # (loaded when first used).
+    # Resignations, a take-back by command, verify: board.seldom's (loaded when first used).
 
     def resign(self, level):
         """The player on roll (or whose turn it is to act) offers to resign `level`."""
@@ -489,10 +488,31 @@ class Controller(Record):
     # --- the host's view -----------------------------------------------------------------------
 
     def state(self):
-        """What the host's `state` shows (board.seldom.state)."""
-        from board import seldom
+        m = self.match
+        out = {"phase": self.phase, "settings": self.settings}
+        if m is None:
+            return out
+        game = m.game
+        out["match"] = {"length": m.length, "score": m.score, "games": m.games,
+                        "crawford": game.crawford}
+        out["game"] = {
+            "player": game.on_roll,
+            "dice": list(game.dice),
+            "cube": game.cube.value,
+            "cube_owner": game.cube.owner,
+            "position_id": _white_view(game.position, game.on_roll).to_id(),
+            "match_id": m.match_id(),
+            "allowed": game.allowed(),
+        }
+        self.session.add_state(out)
+        if self.tracker is not None:
+            out["game"]["moves"] = [[s.src, s.dst, 1 if s.hit else 0]
+                                    for s in self.tracker.turn.steps]
+        return out
 
-        return seldom.state(self)
+
+def _white_view(position, mover):
+    return position if mover == 0 else position.swapped()
 
 
 def _how(how):

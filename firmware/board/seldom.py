@@ -1,10 +1,9 @@
 # Board actions seldom used, loaded on first use (RAM): resignations (offered, answered, the
 # acceptor's demand of a higher forfeit), a take-back by command, irregular throws with
-# physical dice (cocked dice thrown again, a play voided by the opponent); and what the host
-# asks: the state, the differences from the expected position (verify), the sensors' dump.
-# Each action is checked by bgcore, then committed as the controller commits any event
-# (board.controller.Controller._commit: journaled, then sent); the controller's methods of
-# the same names call these.
+# physical dice (cocked dice thrown again, a play voided by the opponent), the differences
+# from the expected position shown (verify). Each action is checked by bgcore, then
+# committed as the controller commits any event (board.controller.Controller._commit:
+# journaled, then sent); the controller's methods of the same names call these.
 
 from board.tracker import Reading
 
@@ -87,28 +86,6 @@ def _refuse(reason):
         raise ValueError(reason)
 
 
-def dump(app):
-    """The host's dump: the sensors as they read (app: board.app.App)."""
-    # Lists made at their full size at once (grown item by item they would leave holes in
-    # the heap); per slot, how far its reading is inside the window that keeps its code: a
-    # digit per 8 counts (the hysteresis), '-' an ignored sensor.
-    s = app.sensing
-    raw = app.raw
-    n = len(raw)
-    out = [0] * n
-    codes = [0] * n
-    offsets = [0] * n
-    conf = bytearray(n)
-    for i in range(n):
-        r = out[i] = raw[i]
-        codes[i] = s.frame[i]
-        offsets[i] = s.offset(i)
-        m = s.margin(i, r) >> 3
-        conf[i] = 45 if s.disabled[i] else 48 + (m if m < 9 else 9)
-    return {"raw": out, "codes": codes, "offsets": offsets, "faulty": s.blind(),
-            "confidence": conf.decode()}
-
-
 def verify(board):
     """Every difference between the sensed board and the expected position."""
     expected = board.expected()
@@ -123,29 +100,3 @@ def verify(board):
             board.renderer.differences(r.missing, r.extra)
             board.renderer.show()
     return r.missing, r.extra
-
-
-def state(board):
-    """The host's `state`: phase, settings, the match and the game as they stand."""
-    m = board.match
-    out = {"phase": board.phase, "settings": board.settings}
-    if m is None:
-        return out
-    game = m.game
-    out["match"] = {"length": m.length, "score": m.score, "games": m.games,
-                    "crawford": game.crawford}
-    position = game.position
-    out["game"] = {
-        "player": game.on_roll,
-        "dice": list(game.dice),
-        "cube": game.cube.value,
-        "cube_owner": game.cube.owner,
-        "position_id": (position if game.on_roll == 0 else position.swapped()).to_id(),
-        "match_id": m.match_id(),
-        "allowed": game.allowed(),
-    }
-    board.session.add_state(out)
-    if board.tracker is not None:
-        out["game"]["moves"] = [[s.src, s.dst, 1 if s.hit else 0]
-                                for s in board.tracker.turn.steps]
-    return out

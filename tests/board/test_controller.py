@@ -219,9 +219,9 @@ def test_resignation_accepted_ends_the_game():
 
 
 def test_a_game_played_by_hand_loads_no_seldom_action():
-    """Resignations, a take-back by command, verify and the host's state (board.seldom) load
-    when first used, for a Pico's RAM: throws, plays by hand, a double and its take need
-    none; a resignation loads them, and it works."""
+    """Resignations, a take-back by command and verify (board.seldom) load when first used,
+    for a Pico's RAM: throws, plays by hand, a double and its take need none; a resignation
+    loads them, and it works."""
     import sys
 
     import board as package
