@@ -8,11 +8,16 @@
 
 import binascii
 
-from bgcore.errors import MatchIdError, RuleError
+from bgcore.errors import RuleError
 from bgcore.offers import PLAYING
 from bgcore.position import Position
 from bgcore.rules import Rules
 from bgcore.turn import Turn
+
+
+class MatchIdError(ValueError):
+    """A gnubg Match ID, or a set of Match ID fields, that cannot describe a match."""
+
 
 KEYS = ("cube", "cube_owner", "on_roll", "crawford", "game_state", "turn", "double_offered",
         "resignation", "dice", "match_length", "score", "jacoby")

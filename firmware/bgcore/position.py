@@ -90,10 +90,6 @@ class Position:
         """(mover, opponent) pip counts; a checker on the bar counts 25."""
         return (_pips(self.mover), _pips(self.opponent))
 
-    def opponent_at(self, p):
-        """Opponent checkers on the mover's point p (1..24)."""
-        return self.opponent[25 - p]
-
     def __eq__(self, other):
         return (
             isinstance(other, Position)

@@ -23,11 +23,6 @@ def check_dice(dice):
     return (a, b) if a >= b else (b, a)
 
 
-def notation(steps):
-    """Steps in .mat notation: `13/7 8/7*` (25 the bar, 0 off, * a hit)."""
-    return " ".join("%d/%d%s" % (s.src, s.dst, "*" if s.hit else "") for s in steps)
-
-
 class Turn:
     """One roll being played, step by step, from `position` (mover on roll) with `dice`.
 
