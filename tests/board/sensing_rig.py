@@ -61,6 +61,11 @@ class Rig:
         return list(self.sensing.frame)
 
 
+def true_zero(model, slot):
+    """A simulated sensor's zero level at its last reading (zero spread plus drift)."""
+    return model.zero[slot] + (model.drift[slot] if model.drift else 0)
+
+
 def raises(exc_type, fn, *args, **kwargs):
     """Call fn and return the exception it raised, which must be an exc_type. (As support's,
     without importing bgcore: these tests need not pay its heap.)"""
