@@ -138,11 +138,7 @@ class Autoplay:
     def play_roll(self, game):
         turn = game.turn
         side = game.player
-        moves = choose_play(turn, self.rng)
-        plan = scratch(turn)
-        for m in moves:
-            plan.move(m[0].src, m[-1].dst, [s.dst for s in m[:-1] if s.hit])
-        after = plan.position
+        moves, after = choose_play(turn, self.rng)
         self.intended = (side, after)
         actions = self.vb.hands.play(side, scratch(turn), moves)
         if self.cut_pct and self.chance(self.cut_pct):

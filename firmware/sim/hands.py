@@ -138,10 +138,12 @@ def random_play(turn, rng):
 
 
 def choose_play(turn, rng):
-    """Random legal moves that complete `turn` (left as it was): [tuples of Steps]."""
+    """Random legal moves that complete `turn` (left as it was): ([tuples of Steps], the
+    Position they lead to, the mover still on roll)."""
     plan = scratch(turn)
     done = len(plan.moves)
-    return random_play(plan, rng).moves[done:]
+    random_play(plan, rng)
+    return plan.moves[done:], plan.position
 
 
 def _nth(test, first, last, rng):
