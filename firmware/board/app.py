@@ -81,6 +81,7 @@ class App:
         self._started = self._leds_at
         self._looked = False  # the board has been given a first sensed frame
         self._learn = False  # sense() changed the board: learn() has work
+        gc.collect()  # the least free is of live data: the imports' garbage is no measure
         self.least_free = _mem_free()
         self._mem_at = self._leds_at
         self.faults = 0  # every fault a task survived, numbered for the host
@@ -207,10 +208,15 @@ class App:
         return self._looked
 
     def step(self):
-        """Everything between two scans: serial, buttons, time."""
+        """Everything between two scans: serial, buttons, time, and once a second what
+        run()'s loop does then (the free heap, a journal compaction that failed)."""
         self._serial()
         self._buttons_and_time()
         self._follow_supply()
+        try:
+            self._each_second()
+        except Exception as e:  # noqa: B902
+            self._fault("supply", e)
         self._leds()
 
     def _buttons_and_time(self):
@@ -431,8 +437,10 @@ class App:
             return command(board, args)
         elif cmd == "mem":
             gc.collect()  # free after a collection, as the largest block is measured
-            return {"free": _mem_free(), "least_free": self.least_free,
-                    "largest": _largest_block()}
+            free = _mem_free()
+            if free is not None and free < self.least_free:
+                self.least_free = free  # the least seen, now included
+            return {"free": free, "least_free": self.least_free, "largest": _largest_block()}
         return {}
 
     def _new(self, args):

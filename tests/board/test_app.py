@@ -272,7 +272,7 @@ def test_mem_tells_the_free_heap_the_least_seen_and_the_largest_block(rig, path)
         assert mem["free"] is None and mem["largest"] is None
         return
     assert 0 < mem["largest"] <= mem["free"]
-    assert mem["least_free"] > 0
+    assert 0 < mem["least_free"] <= mem["free"]  # the least seen counts this moment too
     # The block is there to be had, and nothing much larger is.
     gc.collect()
     hold = bytearray(mem["largest"] - 256)
