@@ -127,7 +127,7 @@ def test_dump_shows_raw_and_classified_sensors(rig, path):
     # near one.
     conf = dump["confidence"]
     assert len(conf) == 128 and conf[3] < "9" and conf[:3] + conf[4:] == "9" * 127
-    m = rig.app.sensing.margin(3, dump["raw"][3]) // 8
+    m = rig.app.sensor_loop.sensing.margin(3, dump["raw"][3]) // 8
     assert conf[3] == str(min(m, 9))
 
 
