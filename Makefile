@@ -153,8 +153,8 @@ test-mpy: bytecode testcode
 	  tests/board/test_fault_guard.py@264K tests/board/test_chouette_resume.py@176K
 	$(BIN)/python tests/run_mpy_all.py $(MPY) 176K $(SOAK_PATH) tests/soak/soak_games.py \
 	  tests/soak/soak_stress.py@188K tests/soak/soak_stress_more.py@188K \
-	  tests/soak/soak_power.py@184K \
-	  tests/soak/test_write_ahead_soak.py@212K \
+	  tests/soak/soak_power.py@192K \
+	  tests/soak/test_write_ahead_soak.py@220K \
 	  tests/soak/test_restart_soak.py@204K
 
 # Every firmware file must compile for the Pico (Cortex-M0+).

@@ -10,8 +10,7 @@ from board.archive import Archive
 from board.journal import Journal, Resync
 from board.leds import LedMap, Renderer
 from board.protocol import Protocol
-from board.sensing import Sensing
-from board.tracker import Sensed
+from board.sensor_loop import SensorLoop
 from bgcore import Rules
 from bgwire.commands import CommandError
 
@@ -62,7 +61,6 @@ class App:
         max_bytes) and of its archive (board.archive)."""
         self.hw = hw
         self.raw = buffer
-        self._left = bytearray(len(buffer))  # the slots a watching scanner found moved
         self.offsets, self.faulty, self.gains, self.dead = self._load_calibration()
         self._new_sensing()
         self.journal = Journal(hw.storage, max_bytes=journal_bytes)
@@ -78,9 +76,8 @@ class App:
         self.pending_calibration = None
         self._leds_sent = bytearray(len(self.renderer.frame))  # the frame the host last saw
         self._leds_at = hw.clock.ticks_ms()
-        self._started = self._leds_at
-        self._looked = False  # the board has been given a first sensed frame
         self._learn = False  # sense() changed the board: learn() has work
+        gc.collect()  # the least free is of live data: the imports' garbage is no measure
         self.least_free = _mem_free()
         self._mem_at = self._leds_at
         self.faults = 0  # every fault a task survived, numbered for the host
@@ -140,24 +137,17 @@ class App:
 
     def sense(self):
         """scan() up to the board's new LEDs, the learning left for learn()."""
+        loop = self.sensor_loop
         try:
-            n = self.hw.scanner.read_into(self.raw)
-            left = self._left if self._watching else None
-            sensing = self.sensing
-            changed = sensing.scan(self.raw, left, n)
-            if sensing.blind_moved:  # a sensor found dead from play (or alive again)
-                changed = self._blind_moved()
-            elif changed:
-                self.sensed.update(sensing.frame, sensing.changed, changed)
-            elif self._first_look():
-                changed = True
-                self.sensed.read(sensing.frame)
+            changed = loop.scan()
+            if loop.blind_moved:
+                self._blind_moved()
         except Exception as e:  # noqa: B902 - a sensor fault: reported, the next scan tries
             self._fault("scanner", e)
             return
         if changed:
             try:
-                self.board.on_sensed(self.sensed)
+                self.board.on_sensed(loop.sensed)
             except Exception as e:  # noqa: B902
                 self._board_fault(e)
                 return
@@ -170,47 +160,34 @@ class App:
             return
         self._learn = False
         try:
-            agreed = self.board.agreement()
-            if agreed is not None:  # the sensors learn from what stands on them
-                self.sensing.confirm(self.raw, None if agreed is True else agreed)
-            else:
-                want = self.board.restoring()
-                if want is not None:  # they favour reading what is to be put back
-                    self.sensing.expect(want)
+            self.sensor_loop.learn(self.board)
         except Exception as e:  # noqa: B902
             self._board_fault(e)
 
     def _blind_moved(self):
-        # The board's view takes the sensing's blind slots; a calibration on flash keeps
-        # them, and the host hears of it.
-        sensing = self.sensing
-        sensing.blind_moved = False
-        self.dead = sensing.blind(2)
-        blind = sensing.blind()
-        self.sensed = Sensed(blind)
-        self.sensed.read(sensing.frame)
-        self.protocol.push({"live": "blind", "slots": blind})
+        # A sensor was found dead from play, or alive again: a calibration on flash keeps
+        # the dead ones, and the host hears of it.
+        loop = self.sensor_loop
+        loop.blind_moved = False
+        self.dead = loop.sensing.blind(2)
+        self.protocol.push({"live": "blind", "slots": loop.sensing.blind()})
         offsets = self.offsets
         if offsets is not None and not self.pending_calibration:
             try:
                 self._save_calibration(offsets)
             except Exception as e:  # noqa: B902 - kept in RAM; the board goes on
                 self._fault("scanner", e)
-        return True
-
-    def _first_look(self):
-        if self._looked:
-            return False
-        clock = self.hw.clock
-        self._looked = clock.ticks_diff(clock.ticks_ms(), self._started) >= \
-            self.sensing.stable_ms
-        return self._looked
 
     def step(self):
-        """Everything between two scans: serial, buttons, time."""
+        """Everything between two scans: serial, buttons, time, and once a second what
+        run()'s loop does then (the free heap, a journal compaction that failed)."""
         self._serial()
         self._buttons_and_time()
         self._follow_supply()
+        try:
+            self._each_second()
+        except Exception as e:  # noqa: B902
+            self._fault("supply", e)
         self._leds()
 
     def _buttons_and_time(self):
@@ -435,8 +412,10 @@ class App:
             return command(board, args)
         elif cmd == "mem":
             gc.collect()  # free after a collection, as the largest block is measured
-            return {"free": _mem_free(), "least_free": self.least_free,
-                    "largest": _largest_block()}
+            free = _mem_free()
+            if free is not None and free < self.least_free:
+                self.least_free = free  # the least seen, now included
+            return {"free": free, "least_free": self.least_free, "largest": _largest_block()}
         return {}
 
     def _new(self, args):
@@ -495,18 +474,11 @@ class App:
         return {"first": self.journal.first_seq}
 
     def _new_sensing(self):
-        if hasattr(self, "sensing"):  # the old pipeline goes first: its RAM for the new one
-            del self.sensing
-        self.sensing = Sensing(self.hw.clock, self.hw.field, self.offsets, self.gains,
-                               disabled=self.faulty, dead=self.dead)
-        # A fresh view follows the new pipeline's frame from its start (scan() sends it the
-        # changes); a blind slot's point may hold more than it shows.
-        self.sensed = Sensed(self.sensing.blind())
-        scanner = self.hw.scanner
-        self._watching = hasattr(scanner, "watch")  # it checks the windows as it reads
-        if self._watching:
-            lo, hi = self.sensing.windows()
-            scanner.watch(lo, hi, self._left)
+        if hasattr(self, "sensor_loop"):  # the old pipeline goes first: its RAM for the new
+            del self.sensor_loop
+        hw = self.hw
+        self.sensor_loop = SensorLoop(hw.scanner, hw.clock, self.raw, hw.field, self.offsets,
+                                      self.gains, self.faulty, self.dead)
 
     def _save_calibration(self, offsets):
         self.hw.storage.write(CALIBRATION, json.dumps({

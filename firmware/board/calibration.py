@@ -98,7 +98,7 @@ def _gains(app, n=16):
 
     start = Position.initial()
     heights = heights_from_counts(start.mover, start.opponent)
-    s = app.sensing
+    s = app.sensor_loop.sensing
     singles = [slot for slot in range(SLOTS) if heights[slot] in (1, -1)
                and slot not in app.faulty]
     right = 0

@@ -7,7 +7,7 @@ def dump(app):
     # Lists made at their full size at once (grown item by item they would leave holes in
     # the heap); per slot, how far its reading is inside the window that keeps its code: a
     # digit per 8 counts (the hysteresis), '-' an ignored sensor.
-    s = app.sensing
+    s = app.sensor_loop.sensing
     raw = app.raw
     n = len(raw)
     out = [0] * n

@@ -38,7 +38,7 @@ HYSTERESIS = 8  # counts
 GAIN_SHIFT = 3  # each placement of a single checker moves its sensor's gain by 1/8 of it
 TWO_WEIGHT = 16  # n stacks of two move the level of two by n / (n + 16) of their mean
 DEAD_MS = 2000  # a slot alone in reading empty where a restore wants a checker: this long
-DEAD_COUPLING = 100  # squared neighbour changes (sum, 16 counts^2) to call a sensor dead
+DEAD_COUPLING = 16  # squared neighbour changes (sum, 16 counts^2) to call a sensor dead
 
 
 class Field:
@@ -136,7 +136,9 @@ class Sensing:
         self._t = clock.ticks_ms()
         self._elapsed = filled("h", SLOTS)  # ms a pending code has held
         self._pending = bytearray(SLOTS)  # slots whose code may differ from the stable one
-        self._flags = bytearray(SLOTS)  # per slot: 1 in _pending, 2 in _fresh
+        # per slot: 1 in _pending, 2 in _fresh, 4 it sees a disabled slot's field (its
+        # neighbours' fields are not all known: no coupling is learned from it)
+        self._flags = bytearray(SLOTS)
         self._npending = 0
         self._lo = filled("h", SLOTS)
         self._hi = filled("h", SLOTS)
@@ -197,6 +199,7 @@ class Sensing:
         self._suspect = -1  # the one slot reading empty where a restore wants a checker
         self._since = 0  # since when (ticks_ms)
         self.blind_moved = False  # a slot was disabled or enabled from play: see blind()
+        self._near_blind()
         self.set_offsets(offsets)
 
     def set_offsets(self, offsets=None):
@@ -351,7 +354,7 @@ class Sensing:
             a = acc[s]
             e = self.frame[s] if codes is None else codes[s]
             if not e and not self._expect[s] and 0 < self._known[s] < 3 and \
-                    not self.disabled[s]:
+                    not self.disabled[s] and not self._flags[s] & 4:
                 p = ((a - pacc[s]) * gain[s]) >> 16  # counts, as the table has it
                 if p >= 6 or p <= -6:
                     r = raw[s] - praw[s]
@@ -480,7 +483,22 @@ class Sensing:
         self.disabled[s] = how
         self._suspect = -1
         self.blind_moved = True
+        self._near_blind()
         self._window(s)
+
+    def _near_blind(self):
+        # Flag 4 on the slots that see a disabled slot: the checkers there are not all
+        # known, so neither are the fields these slots see (a sensor beside a stuck one was
+        # found "dead" from the misfit).
+        f = self.field
+        flags = self._flags
+        disabled = self.disabled
+        for s in range(SLOTS):
+            flags[s] &= 3
+        for o in range(SLOTS):
+            if disabled[o]:
+                for j in range(f.rv_first[o], f.rv_first[o + 1]):
+                    flags[f.rv_slot[j]] |= 4
 
     def _settle(self, raw, dt):
         # Codes changed, so did their neighbours' corrections: classify this scan's changed
@@ -505,7 +523,7 @@ class Sensing:
                 break
         flags = self._flags
         for i in range(self._nfresh):
-            flags[fresh[i]] &= 1
+            flags[fresh[i]] &= 5
 
     def _reclass(self, s, r, dt):
         # The reading left the slot's window: classify it afresh (plain boundaries; the
@@ -602,7 +620,7 @@ class Sensing:
                     pending[keep] = s
                     keep += 1
                     continue
-            flags[s] &= 2
+            flags[s] &= 6
         self._npending = keep
         return n
 

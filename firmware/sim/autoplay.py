@@ -161,8 +161,6 @@ class Autoplay:
             return  # the play ended the game
         if board.reading.state != STEADY or not turn.can_end() or turn.position != after:
             self.stuck += 1
-            self.last_stuck = (turn.start.to_id(), turn.dice, [(m[0].src, m[-1].dst) for m in moves],
-                               board.reading.state, [(m[0].src, m[-1].dst) for m in turn.moves])
             self.restore()
 
     def restore(self):

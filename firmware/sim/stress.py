@@ -6,7 +6,7 @@ import gc
 
 from board.controller import IDLE
 from sim.autoplay import Autoplay
-from sim.virtual_board import VirtualBoard
+from sim.virtual_board import DEAD as FOUND_DEAD, VirtualBoard
 from sim.world import World
 
 # (name, noise RMS, SensorModel settings, faults)
@@ -42,17 +42,18 @@ class Tally:
         self.plays = 0
         self.wrong = 0  # plays committed other than the hands made them
         self.restores = 0  # the players asked to restore: after a play, or at the set-up
+        self.found = 0  # sensors the board found dead from play (a live one found: wrong)
         self.example = None  # a wrong commit, to show
 
     def row(self):
         per_game = self.restores / self.games if self.games else float(self.restores)
-        return "%-34s %3d/%-3d %6d %6d %6d %8d %7.2f" % (
+        return "%-34s %3d/%-3d %6d %6d %6d %8d %7.2f %5d" % (
             self.name, self.finished, self.matches, self.games, self.plays, self.wrong,
-            self.restores, per_game)
+            self.restores, per_game, self.found)
 
 
-HEADER = "%-34s %7s %6s %6s %6s %8s %7s" % (
-    "condition", "matches", "games", "plays", "wrong", "restores", "/game")
+HEADER = "%-34s %7s %6s %6s %6s %8s %7s %5s" % (
+    "condition", "matches", "games", "plays", "wrong", "restores", "/game", "dead")
 
 
 def run(condition, seeds, length=5, max_steps=2500, clumsy=25):
@@ -76,4 +77,5 @@ def run(condition, seeds, length=5, max_steps=2500, clumsy=25):
         tally.restores += ap.stuck + ap.setups_refused
         vb = ap = None
         gc.collect()
+    tally.found = len([s for s, why in world.faulty if why == FOUND_DEAD])
     return tally

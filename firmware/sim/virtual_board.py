@@ -1,12 +1,12 @@
 # A whole board in simulation: the sensor model under a table of checkers that simulated
-# hands move, the real sensing pipeline and game controller on top, a simulated clock.
-# The virtual board (bgboard sim) and the long tests run this, on MicroPython as on CPython.
+# hands move, the board's own sensor loop and game controller on top (or the whole firmware
+# application), a simulated clock. The virtual board (bgboard sim) and the long tests run
+# this, on MicroPython as on CPython.
 
 import gc
 
 from board.controller import Controller
-from board.sensing import Sensing
-from board.tracker import Sensed
+from board.sensor_loop import SensorLoop
 from sim.hands import Hands
 from sim.rng import Rng
 from sim.world import World
@@ -16,8 +16,9 @@ DEAD = "dead from play"  # the reason the calibration keeps for a sensor found s
 
 
 class VirtualBoard:
-    """Hardware and logic wired together. `journal` (board.journal.Journal) and `renderer`
-    (board.leds.Renderer) are optional; `emit` receives the board's messages.
+    """Hardware and logic wired together: the sensors' half of the loop as the firmware runs
+    it (board.sensor_loop), the game controller on it. `journal` (board.journal.Journal) and
+    `renderer` (board.leds.Renderer) are optional; `emit` receives the board's messages.
 
     `app`, if given, is a factory app(vb) returning a board.app.App on this board's clock,
     sensor model and dice (the firmware application: its own sensing, journal and serial
@@ -51,7 +52,7 @@ class VirtualBoard:
         """Start the logic afresh (after a power cut): new sensing, new controller, state
         from the journal (a Journal, or a function that opens one once the sensing stands,
         as a device's would on its fresh heap). The checkers stay where they are."""
-        for name in ("board", "sensing", "sensed"):  # RAM is lost with the power
+        for name in ("board", "sensor_loop"):  # RAM is lost with the power
             if hasattr(self, name):
                 delattr(self, name)
         self.app = None
@@ -61,10 +62,9 @@ class VirtualBoard:
             self.board = self.app.board
             self.board.emit = self._emit
             return self.app.start()
-        found = [s for s, why in self.faulty if why == DEAD]
-        self.sensing = Sensing(self.clock, offsets=self.offsets, disabled=[
-            s for s, why in self.faulty if why != DEAD], dead=found)
-        self.sensed = Sensed(self.sensing.blind())
+        self.sensor_loop = SensorLoop(self.model, self.clock, self.buf, offsets=self.offsets,
+                                      faulty=[s for s, why in self.faulty if why != DEAD],
+                                      dead=[s for s, why in self.faulty if why == DEAD])
         if callable(journal):
             journal = journal()
         self.board = Controller(self.clock, self.dice, journal, self.renderer, self._emit)
@@ -83,26 +83,14 @@ class VirtualBoard:
             self.app.scan()
             self.app.step()
             return
-        self.model.read_into(self.buf)
-        changed = self.sensing.scan(self.buf)
-        if self.sensing.blind_moved:  # a sensor found dead from play, or alive again
-            self.sensing.blind_moved = False
-            blind = self.sensing.blind()
-            self.sensed = Sensed(blind)
-            # The board keeps it with its calibration (an App saves it on flash).
-            why = dict(self.faulty)
-            self.faulty[:] = [(s, why.get(s, DEAD)) for s in blind]
-            changed = True
-        if changed:
-            self.sensed.read(self.sensing.frame)
-            self.board.on_sensed(self.sensed)
-            agreed = self.board.agreement()
-            if agreed is not None:
-                self.sensing.confirm(self.buf, None if agreed is True else agreed)
-            else:
-                want = self.board.restoring()
-                if want is not None:  # the sensors favour reading what is to be put back
-                    self.sensing.expect(want)
+        loop = self.sensor_loop
+        if loop.scan():
+            if loop.blind_moved:  # a sensor found dead from play, or alive again:
+                loop.blind_moved = False  # the calibration keeps it (an App's, on flash)
+                why = dict(self.faulty)
+                self.faulty[:] = [(s, why.get(s, DEAD)) for s in loop.sensing.blind()]
+            self.board.on_sensed(loop.sensed)
+            loop.learn(self.board)
         self.board.tick()
 
     def wait(self, ms):

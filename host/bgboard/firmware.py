@@ -77,25 +77,12 @@ def _sources(source_dir):
 def build(source_dir=FIRMWARE_DIR, hardware_dir=HARDWARE_DIR, compiled=True, arch="armv6m"):
     """{flash path: bytes} of everything a board needs."""
     files = {}
-    work = tempfile.mkdtemp(prefix="bgboard-mpy-") if compiled else None
-    try:
-        for dest, path in _sources(source_dir):
-            if not compiled or dest == "main.py":
-                with open(path, "rb") as f:
-                    files[dest] = f.read()
-                continue
-            out = os.path.join(work, "out.mpy")
-            cmd = [mpy_cross_binary(), "-O2", "-o", out, "-s", dest, path]
-            if arch:
-                cmd[1:1] = ["-march=%s" % arch]
-            run = subprocess.run(cmd, capture_output=True, text=True)
-            if run.returncode:
-                raise FirmwareError("mpy-cross failed on %s: %s" % (dest, run.stderr.strip()))
-            with open(out, "rb") as f:
-                files[dest[:-3] + ".mpy"] = f.read()
-    finally:
-        if work:
-            shutil.rmtree(work, ignore_errors=True)
+    for dest, path in _sources(source_dir):
+        if not compiled or dest == "main.py":
+            with open(path, "rb") as f:
+                files[dest] = f.read()
+        else:
+            files[dest[:-3] + ".mpy"] = compile_file(path, dest, arch)
     with open(os.path.join(hardware_dir, "pinmap.json"), "rb") as f:
         files["pinmap.json"] = f.read()
     table = os.path.join(hardware_dir, "field_table.json")
@@ -104,6 +91,38 @@ def build(source_dir=FIRMWARE_DIR, hardware_dir=HARDWARE_DIR, compiled=True, arc
             compact = compact_field_table(json.load(f))
         files["field.json"] = json.dumps(compact, separators=(",", ":")).encode()
     return files
+
+
+def compile_file(path, name, arch=None):
+    """The .mpy bytes of one source file (`name`: its path as the board sees it, kept in
+    tracebacks); arch None: bytecode alone, which any MicroPython of the version loads."""
+    work = tempfile.mkdtemp(prefix="bgboard-mpy-")
+    try:
+        out = os.path.join(work, "out.mpy")
+        cmd = [mpy_cross_binary(), "-O2", "-o", out, "-s", name, path]
+        if arch:
+            cmd[1:1] = ["-march=%s" % arch]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        if run.returncode:
+            raise FirmwareError("mpy-cross failed on %s: %s" % (name, run.stderr.strip()))
+        with open(out, "rb") as f:
+            return f.read()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def compile_packages(dest_dir, packages, source_dir=FIRMWARE_DIR):
+    """Compile each package's modules into dest_dir/PACKAGE/NAME.mpy (bytecode alone): the
+    virtual board's simulated hardware, loaded as a device loads its firmware. Compiling
+    that much source in the board's own heap at start-up left it so fragmented that `state`
+    ran out of memory at 384K after a power-up on a flash with an archive."""
+    for package in packages:
+        folder = os.path.join(source_dir, package)
+        os.makedirs(os.path.join(dest_dir, package), exist_ok=True)
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                with open(os.path.join(dest_dir, package, name[:-3] + ".mpy"), "wb") as f:
+                    f.write(compile_file(os.path.join(folder, name), package + "/" + name))
 
 
 def micropython_min(source_dir=FIRMWARE_DIR):

@@ -30,13 +30,12 @@ import threading
 import time
 import tty
 
-from bgboard.firmware import FIRMWARE_DIR, find_tool, install_local
+from bgboard.firmware import FIRMWARE_DIR, compile_packages, find_tool, install_local
 from bgwire.sim import RESET, RESET_RAW  # the exit codes of firmware/sim/unix_pico.py
-# The 64-bit unix port, with the simulation compiled from source beside the firmware (a
-# second start on a flash with a finished match and its archive failed at 288K). The
-# firmware flashed as source (`bgboard flash --source`) compiles itself at start, which
-# needs far more: on 2026-11-25 it ran out at 384K and started at 416K; a device runs the
-# compiled .mpy only. 448K leaves a margin for the paths a checkout has.
+# The 64-bit unix port. Firmware and simulated hardware run compiled (a day of matches over
+# two power-ups on a flash with an archive passes at 288K, tests/sim/test_sim_archive.py at
+# 320K); the firmware flashed as source (`bgboard flash --source`) compiles itself at start,
+# which needs far more: on 2026-11-25 it ran out at 384K and started at 416K. 448K serves both.
 DEFAULT_HEAP = "448K"
 
 
@@ -80,9 +79,9 @@ class UnixPortBoard:
         self._run_dir = tempfile.mkdtemp(prefix="bgboard-sim-")
         self._hw = os.path.join(self._run_dir, "hw")
         os.mkdir(self._hw)
-        os.symlink(os.path.join(FIRMWARE_DIR, "sim"), os.path.join(self._hw, "sim"))
-        # and the contract it speaks, for a flash that lacks it (the flash's comes first)
-        os.symlink(os.path.join(FIRMWARE_DIR, "bgwire"), os.path.join(self._hw, "bgwire"))
+        # and the contract it speaks, for a flash that lacks it (the flash's comes first);
+        # compiled, as a device's firmware is (see compile_packages)
+        compile_packages(self._hw, ("sim", "bgwire"))
         self.stderr_path = os.path.join(self._run_dir, "stderr.txt")
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)

@@ -29,4 +29,4 @@ def test_a_dead_sensor_found_at_the_set_up_is_told_and_kept_with_the_calibration
     gc.collect()
     again = App(rig.hw, array("H", bytes(256)))
     assert again.dead == [116] and again.faulty == []  # a checker read there enables it
-    assert again.sensing.blind(2) == [116]
+    assert again.sensor_loop.sensing.blind(2) == [116]

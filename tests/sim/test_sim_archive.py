@@ -14,6 +14,10 @@ import time
 from bgboard.events import build_matches, read_journal
 
 BIN = os.path.dirname(sys.executable)
+# Below the virtual board's default (448K): its simulated hardware is compiled, as a device's
+# firmware is; compiled from source in the board's own heap, the second power-up's `state`
+# ran out of memory at 320-384K.
+HEAP = "320K"
 
 
 def _bgboard(*args, timeout=600):
@@ -23,7 +27,7 @@ def _bgboard(*args, timeout=600):
 
 def _offline(flash, seed, length, matches):
     run = _bgboard("sim", "--autoplay", "--seed", str(seed), "--match", str(length),
-                   "--matches", str(matches), "--flash", str(flash))
+                   "--matches", str(matches), "--flash", str(flash), "--heap", HEAP)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "0 mismatch(es), 0 stuck" in run.stdout, run.stdout
 
@@ -46,7 +50,8 @@ def _recorded(out):
 
 def _log_until(flash, out, last):
     # The board powered up with the host plugged in: `bgboard log` until it has seq `last`.
-    sim = subprocess.Popen([os.path.join(BIN, "bgboard"), "sim", "--flash", str(flash)],
+    sim = subprocess.Popen([os.path.join(BIN, "bgboard"), "sim", "--flash", str(flash),
+                            "--heap", HEAP],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         port = sim.stdout.readline().split()[1]

@@ -28,5 +28,7 @@ def _check(tally):
 
 
 def test_everything_at_once_with_a_weak_set_of_checkers():
-    _check(run(_corner("all at once, magnets -25%"), SEEDS))
+    # Six matches on one board, as make bench's table has them: the fifth stalled (a
+    # checker slid across an empty slot at the set-up was learned as that slot's stack).
+    _check(run(_corner("all at once, magnets -25%"), [1, 2, 3, 4, 5, 6]))
 

@@ -1,0 +1,81 @@
+"""The sensors' half of the board's loop, one wiring for every board: read the scanner, run
+the sensing pipeline (board.sensing), keep the board's view of the checkers (Sensed)
+current, and let the sensing learn from what the game controller knows. The application
+(board.app.App, which a Pico and the virtual board run) and the soaks' virtual board without
+the application (sim.virtual_board) both run it.
+
+    loop = SensorLoop(scanner, clock, raw, offsets=..., faulty=[...], dead=[...])
+    if loop.scan():                  # the board's view changed
+        board.on_sensed(loop.sensed)
+        ...                          # the LEDs go out first: a person waits for them
+        loop.learn(board)
+"""
+
+from board.sensing import Sensing
+from board.tracker import Sensed
+
+
+class SensorLoop:
+    """scanner: board.hw.Scanner (one with watch() checks the readings against the
+    sensing's windows as it reads); raw: the preallocated buffer of 128 readings. field,
+    offsets, gains: as board.sensing.Sensing takes them; faulty: slots calibrated as
+    faulty; dead: slots found dead from play before.
+
+    After scan(): `sensed` is the board's view; `blind_moved` is set (the owner clears it)
+    when the sensing found a sensor dead from play, or alive again: the owner keeps its
+    blind slots (sensing.blind(2)) with its calibration."""
+
+    def __init__(self, scanner, clock, raw, field=None, offsets=None, gains=None, faulty=(),
+                 dead=()):
+        self.scanner = scanner
+        self.raw = raw
+        self.sensing = Sensing(clock, field, offsets, gains, disabled=faulty, dead=dead)
+        # A fresh view follows the pipeline's frame from its start (scan() gives it the
+        # changes); a blind slot's point may hold more than it shows.
+        self.sensed = Sensed(self.sensing.blind())
+        self.blind_moved = False
+        self._left = None  # the slots a watching scanner found outside their windows
+        if hasattr(scanner, "watch"):
+            self._left = bytearray(len(raw))
+            lo, hi = self.sensing.windows()
+            scanner.watch(lo, hi, self._left)
+        self._clock = clock
+        self._started = clock.ticks_ms()
+        self._looked = False  # the board has been given a first stable frame
+
+    def scan(self):
+        """Read the sensors once; True when the board's view changed (the board is to be
+        told: board.on_sensed(self.sensed)). Once, after the first stable_ms, True even if
+        nothing changed: an empty board changes nothing, yet the board must know it to ask
+        for the checkers."""
+        n = self.scanner.read_into(self.raw)
+        sensing = self.sensing
+        changed = sensing.scan(self.raw, self._left, n)
+        if sensing.blind_moved:  # a sensor found dead from play (or alive again)
+            sensing.blind_moved = False
+            self.blind_moved = True
+            self.sensed = Sensed(sensing.blind())
+            self.sensed.read(sensing.frame)
+            return True
+        if changed:
+            self.sensed.update(sensing.frame, sensing.changed, changed)
+            return True
+        if self._looked:
+            return False
+        clock = self._clock
+        self._looked = clock.ticks_diff(clock.ticks_ms(), self._started) >= sensing.stable_ms
+        if self._looked:
+            self.sensed.read(sensing.frame)
+        return self._looked
+
+    def learn(self, board):
+        """After a scan that changed the board's view (and after its LEDs went out: a person
+        waits for those): the sensing learns from what board (board.controller.Controller)
+        now knows stands on the slots, or favours reading what it asks to be put back."""
+        agreed = board.agreement()
+        if agreed is not None:
+            self.sensing.confirm(self.raw, None if agreed is True else agreed)
+            return
+        want = board.restoring()
+        if want is not None:
+            self.sensing.expect(want)
