@@ -19,9 +19,6 @@ from bgcore.turn import Turn, check_dice
 # how: "over" (all checkers borne off), "resigned" or "dropped" (a double refused).
 Result = namedtuple("Result", ("winner", "level", "points", "how"))
 
-ACTIONS = ("roll", "rethrow", "move", "undo", "double", "take", "drop", "beaver", "raccoon",
-           "resign", "accept_resignation", "reject_resignation", "demand")
-
 
 def win_level(position):
     """SINGLE, GAMMON or BACKGAMMON for the mover of `position`, who has borne off all."""
@@ -134,13 +131,15 @@ class Game:
         return self.jacoby() and self.cube.owner is None
 
     def allowed(self):
-        """Names of the actions allowed now."""
-        return [a for a in ACTIONS if self.can(a)]
+        """Names of the actions allowed now (the host's state: bgcore.gamedata)."""
+        from bgcore import gamedata
+
+        return gamedata.allowed(self)
 
     def can(self, action, *args):
-        """Would `action` (one of ACTIONS: "roll", "double", "resign"...) be allowed now,
-        with these arguments: why_not_<action>(*args) is None (it gives the reason when
-        not)."""
+        """Would `action` ("roll", "double", "resign"...: bgcore.gamedata.ACTIONS) be allowed
+        now, with these arguments: why_not_<action>(*args) is None (it gives the reason
+        when not)."""
         return getattr(self, "why_not_" + action)(*args) is None
 
     # --- throwing ------------------------------------------------------------------------------

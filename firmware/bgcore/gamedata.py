@@ -1,11 +1,20 @@
-# A game's data: its gnubg Match ID fields, and snapshots of plain data (ints, strings, lists)
-# that a journal can store and from_dict rebuilds. Loaded when first asked (bgcore.game).
+# A game's data: the actions it allows now and its gnubg Match ID fields (the host's state),
+# and snapshots of plain data (ints, strings, lists) that a journal can store and from_dict
+# rebuilds. Loaded when first asked (bgcore.game).
 
 from bgcore.cube import Cube
 from bgcore.game import Result
 from bgcore.position import Position
 from bgcore.rules import Rules
 from bgcore.turn import Turn
+
+ACTIONS = ("roll", "rethrow", "move", "undo", "double", "take", "drop", "beaver", "raccoon",
+           "resign", "accept_resignation", "reject_resignation", "demand")
+
+
+def allowed(game):
+    """Names of the actions allowed now (bgcore.game.Game.allowed)."""
+    return [a for a in ACTIONS if game.can(a)]
 
 
 def id_fields(game, length=0, score=(0, 0)):

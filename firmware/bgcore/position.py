@@ -107,6 +107,10 @@ class Position:
         return "Position.from_id(%r)" % self.to_id()
 
     def __str__(self):
+        """A text board from the mover's side (bgcore.drawing, loaded when asked: the board
+        itself never draws one)."""
+        from bgcore.drawing import diagram
+
         return diagram(self)
 
 
@@ -115,11 +119,3 @@ def _pips(side):
     for p in range(1, 26):
         total += p * side[p]
     return total
-
-
-def diagram(position):
-    """A text board from the mover's side: mover X moves from 24 down to 1, opponent O (drawn
-    by bgcore.drawing, loaded when asked: the board itself never draws one)."""
-    from bgcore.drawing import diagram as draw
-
-    return draw(position)
