@@ -390,9 +390,9 @@ class Game:
     def finish(self, winner, level=SINGLE, how="dropped"):
         """End the game by an outside decision (a chouette whose team has all dropped);
         scores `level` times the cube."""
-        from bgcore import rare  # a chouette's
+        from bgcore.chouette import finish  # a chouette's
 
-        rare.finish(self, winner, level, how)
+        finish(self, winner, level, how)
 
     def _end(self, result):
         self.result = result

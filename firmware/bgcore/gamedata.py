@@ -10,11 +10,23 @@ from bgcore.turn import Turn
 
 ACTIONS = ("roll", "rethrow", "move", "undo", "double", "take", "drop", "beaver", "raccoon",
            "resign", "accept_resignation", "reject_resignation", "demand")
+_ANSWERS = ("accept_resignation", "reject_resignation", "demand")
 
 
 def allowed(game):
-    """Names of the actions allowed now (bgcore.game.Game.allowed)."""
-    return [a for a in ACTIONS if game.can(a)]
+    """Names of the actions allowed now (bgcore.game.Game.allowed). A condition each of the
+    seldom ones needs is looked at first: a host's state would otherwise load their rules
+    (bgcore.rare, beavers, resign) in every game."""
+    out = []
+    for a in ACTIONS:
+        if a == "rethrow" and not game.rethrow_open or \
+                a == "beaver" and not (game.money and game.rules.beavers) or \
+                a == "raccoon" and game.cube.beaver_by is None or \
+                a in _ANSWERS and game.resignation is None:
+            continue
+        if game.can(a):
+            out.append(a)
+    return out
 
 
 def id_fields(game, length=0, score=(0, 0)):

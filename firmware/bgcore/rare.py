@@ -1,12 +1,10 @@
 # Rules the board seldom needs, loaded on first use (RAM): a shut-out player's pass, the
-# opening rethrow (old rule options), a game ended by an outside decision (a chouette's), and
-# the events of those, of the acceptor's demand of a higher forfeit (bgcore.resign) and of
-# irregular throws (bgcore.irregular), applied as a journal replays them.
+# opening rethrow (old rule options), and the events of those, of the acceptor's demand of a
+# higher forfeit (bgcore.resign) and of irregular throws (bgcore.irregular), applied as a
+# journal replays them.
 
-from bgcore.cube import BACKGAMMON, SINGLE, scored
 from bgcore.errors import RuleError
-from bgcore.game import Result
-from bgcore.offers import OVER, PLAYING, player_error
+from bgcore.offers import PLAYING, player_error
 from bgcore.position import BAR
 
 
@@ -59,20 +57,6 @@ def why_not_rethrow(game, player=None):
     if player is not None and player != game.player:
         return "only the first player (player %d) may rethrow" % game.player
     return None
-
-
-def finish(game, winner, level, how):
-    """bgcore.game.Game.finish: the game ends by an outside decision."""
-    if winner is None or player_error(winner):
-        raise RuleError("the winner is player 0 or 1, got %r" % (winner,))
-    if not isinstance(level, int) or isinstance(level, bool) or \
-            not SINGLE <= level <= BACKGAMMON:
-        raise RuleError("a game is won single (1), gammon (2) or backgammon (3), got %r"
-                        % (level,))
-    if game.phase == OVER:
-        raise RuleError("the game is over")
-    points = scored(level, game.cube.value, game._single_gammons())
-    game._end(Result(winner, level, points, how))
 
 
 def apply(game, ev):
