@@ -10,6 +10,7 @@ from board.archive import Archive
 from board.journal import Journal, Resync
 from board.leds import LedMap, Renderer
 from board.protocol import Protocol
+from board.record import IDLE, OVER
 from board.sensing import Sensing
 from board.tracker import Sensed
 from bgcore import Rules
@@ -31,6 +32,7 @@ LEDS_MS = 100  # the lit LEDs go to the host at most this often (live views)
 MEM_MS = 1000  # the free heap is sampled (the least: "mem") and the supply read this often
 FAULT_MS = 1000  # a fault that repeats is reported at most this often (all are counted)
 WATCHDOG_MS = 8000  # a loop that stops this long resets the board: longer than any flash write
+KEEP_RETRY_MS = 60000  # what the sensing learned failed to be kept: tried again this much later
 
 
 class Hardware:
@@ -63,8 +65,11 @@ class App:
         self.hw = hw
         self.raw = buffer
         self._left = bytearray(len(buffer))  # the slots a watching scanner found moved
-        self.offsets, self.faulty, self.gains, self.dead = self._load_calibration()
-        self._new_sensing()
+        self.offsets, self.faulty, self.gains, self.dead, learned = self._load_calibration()
+        self._new_sensing(learned)
+        learned = None
+        self._unsaved = False  # the sensing learned since its learning was kept (keep_learned)
+        self._keep_failed = None  # when keeping it last failed (ticks_ms)
         self.journal = Journal(hw.storage, max_bytes=journal_bytes)
         self.archive = Archive(self.journal, archive_bytes)
         leds = hw.pinmap["leds"]
@@ -173,6 +178,7 @@ class App:
             agreed = self.board.agreement()
             if agreed is not None:  # the sensors learn from what stands on them
                 self.sensing.confirm(self.raw, None if agreed is True else agreed)
+                self._unsaved = True
             else:
                 want = self.board.restoring()
                 if want is not None:  # they favour reading what is to be put back
@@ -212,6 +218,7 @@ class App:
         self._buttons_and_time()
         self._follow_supply()
         self._leds()
+        self.keep_learned()
 
     def _buttons_and_time(self):
         try:
@@ -342,6 +349,7 @@ class App:
             if e is not None and e is not self._compact_error:  # the event was stored; the
                 self._compact_error = e  # journal tries again at the next append
                 self._fault("compact", e)
+            self.keep_learned()
             # After a collection: the heap the live data leave, not what garbage awaiting
             # the next collection happens to hold.
             self._mem_at = now
@@ -349,6 +357,36 @@ class App:
             free = _mem_free()
             if free is not None and free < self.least_free:
                 self.least_free = free
+
+    def keep_learned(self):
+        """What the sensing learned from play goes to flash with the calibration, at a quiet
+        moment (no turn waits on the flash write, tens of ms on a Pico: a game over, or no
+        match) and if it moved materially since it was kept (board.learned): so at most once a
+        game. Not while a new calibration waits for its save, nor without a calibration. A
+        write that fails is told (fault "learned") and tried again KEEP_RETRY_MS later;
+        until then the learning is in RAM and the board goes on."""
+        if not self._unsaved or self.board.phase not in (OVER, IDLE) or \
+                self.offsets is None or self.pending_calibration:
+            return
+        clock = self.hw.clock
+        now = clock.ticks_ms()
+        if self._keep_failed is not None and \
+                clock.ticks_diff(now, self._keep_failed) < KEEP_RETRY_MS:
+            return
+        from board import forget  # the comparison's code is loaded only now, then let go
+
+        try:
+            from board import learned
+
+            learned.keep(self)
+            self._unsaved = False
+            self._keep_failed = None
+        except Exception as e:  # noqa: B902 - OSError, MemoryError: kept in RAM, tried again
+            self._keep_failed = now
+            self._fault("learned", e)
+        finally:
+            learned = None
+            forget("learned")
 
     async def _serial_task(self, sleep_ms):
         while True:
@@ -524,11 +562,13 @@ class App:
         self.board.draw()
         return {"leds": r.map.count, "ma": ma}
 
-    def _new_sensing(self):
+    def _new_sensing(self, learned=None):
+        # learned: what an earlier pipeline learned (at power-up, from flash); a calibration
+        # starts a new one without it.
         if hasattr(self, "sensing"):  # the old pipeline goes first: its RAM for the new one
             del self.sensing
         self.sensing = Sensing(self.hw.clock, self.hw.field, self.offsets, self.gains,
-                               disabled=self.faulty, dead=self.dead)
+                               disabled=self.faulty, dead=self.dead, learned=learned)
         # A fresh view follows the new pipeline's frame from its start (scan() sends it the
         # changes); a blind slot's point may hold more than it shows.
         self.sensed = Sensed(self.sensing.blind())
@@ -538,10 +578,13 @@ class App:
             lo, hi = self.sensing.windows()
             scanner.watch(lo, hi, self._left)
 
-    def _save_calibration(self, offsets):
+    def _save_calibration(self, offsets, learned=None):
+        # "gains" are the calibration's (calibrate checkers); "learned" what the sensing
+        # learned from play (Sensing.learned(): its gains take the place of those).
         self.hw.storage.write(CALIBRATION, json.dumps({
             "offsets": list(offsets), "faulty": self.faulty, "dead": self.dead,
-            "gains": list(self.gains) if self.gains else None}).encode())
+            "gains": list(self.gains) if self.gains else None,
+            "learned": learned or self.sensing.learned()}).encode())
 
     def _load_calibration(self):
         data = self.hw.storage.read(CALIBRATION)
@@ -549,10 +592,10 @@ class App:
             try:
                 saved = json.loads(data)
                 return (saved["offsets"], saved["faulty"], saved.get("gains"),
-                        saved.get("dead") or [])
-            except (ValueError, KeyError):
+                        saved.get("dead") or [], saved.get("learned"))
+            except (ValueError, KeyError, TypeError):
                 pass  # a broken file: uncalibrated, as new
-        return None, [], None, []
+        return None, [], None, [], None
 
 
 def _mem_free():

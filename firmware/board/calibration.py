@@ -66,8 +66,9 @@ def calibrate(raw_frames, rail=16, noise=20, spread=300):
 
 def command(app, step):
     """The host's calibrate command on app (board.app.App). empty: zero levels of the empty
-    board; checkers: with the starting position set up, the sensitivity of the 30 slots
-    holding one checker each; save: store both. (The App's own imports are taken here, not
+    board (what the sensing learned from play is forgotten); checkers: with the starting
+    position set up, the sensitivity of the 30 slots holding one checker each; save: store
+    both. (The App's own imports are taken here, not
     at the top: the simulated world calibrates with this module before any firmware.)"""
     from bgwire.commands import CommandError
 
