@@ -8,7 +8,7 @@ from array import array
 
 from bgcore import Position
 from board.app import CALIBRATION, KEEP_RETRY_MS, App, Hardware
-from board.layout import SLOTS
+from board.layout import SLOTS, heights_from_counts
 from board.storage import FlashStorage
 from board_support import rmtree, tmpdir
 from sim.hw import LineLink, SimButtons, SimLeds
@@ -238,6 +238,30 @@ def test_a_new_calibration_of_the_empty_board_forgets_what_was_learned():
         gc.collect()
         app = _app(path)  # powered up again
         assert app.sensing.learned() == DEFAULT
+    finally:
+        rmtree(path)
+
+
+def test_a_calibration_of_the_checkers_measures_the_sensors_not_what_was_learned():
+    # A board that learned its gains 20 % above these sensors' (another set of checkers,
+    # stronger): the checkers' step measures each sensor as it is.
+    path = tmpdir("bgboard-learned")
+    try:
+        start = Position.initial()
+        learned = {"gains": [4915] * SLOTS, "two": 1020 << 3, "coupling": 4096}
+        app = _app(path, learned, counts=(start.mover, start.opponent))
+        for _ in range(30):
+            app.hw.clock.advance(10)
+            app.scan()
+        reply = _ask(app, {"cmd": "calibrate", "step": "checkers"})[0]
+        assert reply["measured"] == 30 and reply["suspect"] == []
+        model = app.hw.scanner
+        heights = heights_from_counts(start.mover, start.opponent)
+        for s in range(SLOTS):
+            if heights[s] in (1, -1):
+                assert abs(app.gains[s] - model.gains[s]) * 50 < model.gains[s], s
+        # The level of two and the coupling, which it does not measure, stay as learned.
+        assert app.sensing.learned()["two"] == 1020 << 3
     finally:
         rmtree(path)
 
