@@ -83,6 +83,20 @@ def _forget():
     board.forget("field")
 
 
+def _recall(sensing, saved):
+    # learned()'s data back, checked by board.learned (its code loaded for that, then let
+    # go). Whatever goes wrong leaves the defaults: a board must boot.
+    import board
+
+    try:
+        from board import learned
+
+        learned.recall(sensing, saved)
+    except Exception:  # noqa: B902 - MemoryError at worst: the defaults stay
+        pass
+    board.forget("learned")
+
+
 _default = []
 
 
@@ -113,7 +127,8 @@ class Sensing:
     stack's deviation from its level.
     learned: what an earlier Sensing learned from play (its learned(), kept on flash): the
     gains, the level of two and the coupling start from it instead of the defaults. A part
-    that is not as learned() makes it (a damaged file) is ignored: its default stays.
+    that is not as learned() makes it (a damaged file) is ignored, its default kept
+    (board.learned checks each part).
 
     A dead sensor that calibrates like a good one (it reads its zero level whatever stands
     on it) is found from play: on an empty slot, when its reading does not follow its
@@ -200,7 +215,7 @@ class Sensing:
         self._since = 0  # since when (ticks_ms)
         self.blind_moved = False  # a slot was disabled or enabled from play: see blind()
         if learned is not None:
-            self._recall(learned)
+            _recall(self, learned)
         self.set_offsets(offsets)
 
     def learned(self):
@@ -209,31 +224,6 @@ class Sensing:
         strength in them), "two", the level of two checkers (1/8 count) and "coupling", the
         scale of the neighbour table (1/4096)."""
         return {"gains": list(self._gain), "two": self._lv2, "coupling": self._ks}
-
-    def _recall(self, saved):
-        # learned()'s data back (at construction, before any window): each part only if it
-        # is as learned() makes it and inside what the learning reaches. Never raises: a
-        # damaged file must not stop a board from booting.
-        if not isinstance(saved, dict):
-            return
-        # (An int, not a bool, a float or anything else a file may hold: type(x) is int.)
-        g = saved.get("gains")
-        if isinstance(g, list) and len(g) == SLOTS:
-            for x in g:
-                if type(x) is not int or not 1024 <= x <= 16384:
-                    break
-            else:
-                for s in range(SLOTS):
-                    self._gain[s] = g[s]
-        k = saved.get("coupling")
-        if type(k) is int and 1024 <= k <= 16384:
-            self._ks = k
-        one = self._lv[0]
-        two = saved.get("two")
-        if type(two) is int and (one + 40) << 3 <= two <= (one * 3 // 2) << 3 | 7:
-            self._lv2 = two
-            if not -2 < (two >> 3) - self._lv[1] < 2:  # as _learn_set moves it
-                self._two_at(two >> 3)
 
     def set_offsets(self, offsets=None):
         """Install zero levels (calibrate()'s, or MID for all) and recompute every window."""
