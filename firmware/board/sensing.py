@@ -19,7 +19,9 @@
 # the level of two (and three's with it) follows the confirmed stacks of two. Between two
 # confirmed positions, the empty slots whose neighbours changed show how strongly the sensors
 # see their neighbours: the table's coupling is scaled to it, and a sensor that sees none of
-# its neighbours' checkers come and go is dead (found before a checker is put on it).
+# its neighbours' checkers come and go is dead (found before a checker is put on it). What
+# is learned is plain data (learned()): the application keeps it on flash and gives it to the
+# next pipeline (learned=): a power cut costs at most what the game in play taught.
 #
 # Speed: each slot keeps the window of raw counts inside which its code stays what it is
 # (offset, neighbour correction, gain and hysteresis folded in). An idle slot costs two
