@@ -18,7 +18,8 @@ BOARD = ("board.layout", "board.tracker", "board.record", "board.controller", "b
          "board.storage", "board.journal_codec", "board.journal", "board.leds", "board.protocol",
          "board.app")
 ON_DEMAND = ("bgcore.matchid", "bgcore.plays", "bgcore.drawing", "bgcore.ordering",
-             "bgcore.ledger", "bgcore.chouette", "board.calibration", "board.chouette_session")
+             "bgcore.ledger", "bgcore.chouette", "board.calibration", "board.chouette_session",
+             "board.learned")
 SIM = ("sim.rng", "sim.sensor_model", "sim.hw", "sim.table", "sim.world", "sim.hands",
        "sim.virtual_board", "sim.autoplay")
 GAMES = 3
