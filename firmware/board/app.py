@@ -63,6 +63,7 @@ class App:
         max_bytes) and of its archive (board.archive)."""
         self.hw = hw
         self.raw = buffer
+        self._calibration_damaged = False  # calibration.json was unreadable: told at start
         self.offsets, self.faulty, self.gains, self.dead, learned = self._load_calibration()
         self._new_sensing(learned)
         learned = None
@@ -103,6 +104,9 @@ class App:
             self.board = self._new_board()
             n = 0
         self.protocol.send(self.protocol.hello())
+        if self._calibration_damaged:
+            self._fault("calibration", ValueError(
+                "%s is damaged: the sensors run uncalibrated (bgboard calibrate)" % CALIBRATION))
         try:
             if self.journal.kept:  # the LEDs' error sign, as for a refused action
                 self.board.refuse("a journal was kept aside as %s: %s" % (
@@ -558,15 +562,32 @@ class App:
             "learned": learned or self.sensor_loop.sensing.learned()}).encode())
 
     def _load_calibration(self):
+        # A file that is not what _save_calibration writes (damaged, or not ours) leaves the
+        # board uncalibrated, as new, and says so at start: a board must always boot.
         data = self.hw.storage.read(CALIBRATION)
         if data:
             try:
                 saved = json.loads(data)
-                return (saved["offsets"], saved["faulty"], saved.get("gains"),
-                        saved.get("dead") or [], saved.get("learned"))
+                out = (saved["offsets"], saved["faulty"], saved.get("gains"),
+                       saved.get("dead") or [], saved.get("learned"))
+                if _ints(out[0], 0, 4095, 128) and _ints(out[1], 0, 127) and \
+                        (out[2] is None or _ints(out[2], 1, 32767, 128)) and \
+                        _ints(out[3], 0, 127):
+                    return out
             except (ValueError, KeyError, TypeError):
-                pass  # a broken file: uncalibrated, as new
+                pass
+            self._calibration_damaged = True
         return None, [], None, [], None
+
+
+def _ints(values, lo, hi, n=-1):
+    # A list of ints in lo..hi (n of them, if n is given): what calibration.json holds.
+    if not isinstance(values, list) or n >= 0 and len(values) != n:
+        return False
+    for v in values:
+        if type(v) is not int or not lo <= v <= hi:
+            return False
+    return True
 
 
 def _mem_free():
