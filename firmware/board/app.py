@@ -358,7 +358,7 @@ class App:
         try:
             from board import learned
 
-            learned.keep(self)
+            learned.keep(self, CALIBRATION)
             self._unsaved = False
             self._keep_failed = None
         except Exception as e:  # noqa: B902 - OSError, MemoryError: kept in RAM, tried again

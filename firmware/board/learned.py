@@ -68,15 +68,13 @@ def moved(now, kept):
         return True
 
 
-def keep(app):
-    """Write app's (board.app.App) calibration with what its sensing learned, if that moved
-    materially since it was kept; True if written. OSError, MemoryError: nothing changed on
-    flash (storage.write is atomic)."""
-    from board.app import CALIBRATION
-
+def keep(app, name):
+    """Write app's (board.app.App) calibration, the file `name`, with what its sensing
+    learned, if that moved materially since it was kept; True if written. OSError,
+    MemoryError: nothing changed on flash (storage.write is atomic)."""
     now = app.sensor_loop.sensing.learned()
     kept = None
-    data = app.hw.storage.read(CALIBRATION)
+    data = app.hw.storage.read(name)
     if data:
         try:
             kept = json.loads(data).get("learned")
