@@ -10,6 +10,7 @@ from board.archive import Archive
 from board.journal import Journal, Resync
 from board.leds import LedMap, Renderer
 from board.protocol import Protocol
+from board.record import IDLE, OVER
 from board.sensor_loop import SensorLoop
 from bgcore import Rules
 from bgwire.commands import CommandError
@@ -30,6 +31,7 @@ LEDS_MS = 100  # the lit LEDs go to the host at most this often (live views)
 MEM_MS = 1000  # the free heap is sampled (the least: "mem") and the supply read this often
 FAULT_MS = 1000  # a fault that repeats is reported at most this often (all are counted)
 WATCHDOG_MS = 8000  # a loop that stops this long resets the board: longer than any flash write
+KEEP_RETRY_MS = 60000  # what the sensing learned failed to be kept: tried again this much later
 
 
 class Hardware:
@@ -61,8 +63,12 @@ class App:
         max_bytes) and of its archive (board.archive)."""
         self.hw = hw
         self.raw = buffer
-        self.offsets, self.faulty, self.gains, self.dead = self._load_calibration()
-        self._new_sensing()
+        self._calibration_damaged = False  # calibration.json was unreadable: told at start
+        self.offsets, self.faulty, self.gains, self.dead, learned = self._load_calibration()
+        self._new_sensing(learned)
+        learned = None
+        self._unsaved = False  # the sensing learned since its learning was kept (keep_learned)
+        self._keep_failed = None  # when keeping it last failed (ticks_ms)
         self.journal = Journal(hw.storage, max_bytes=journal_bytes)
         self.archive = Archive(self.journal, archive_bytes)
         leds = hw.pinmap["leds"]
@@ -98,6 +104,9 @@ class App:
             self.board = self._new_board()
             n = 0
         self.protocol.send(self.protocol.hello())
+        if self._calibration_damaged:
+            self._fault("calibration", ValueError(
+                "%s is damaged: the sensors run uncalibrated (bgboard calibrate)" % CALIBRATION))
         try:
             if self.journal.kept:  # the LEDs' error sign, as for a refused action
                 self.board.refuse("a journal was kept aside as %s: %s" % (
@@ -160,7 +169,8 @@ class App:
             return
         self._learn = False
         try:
-            self.sensor_loop.learn(self.board)
+            if self.sensor_loop.learn(self.board):
+                self._unsaved = True  # the sensing learned from what stands on it
         except Exception as e:  # noqa: B902
             self._board_fault(e)
 
@@ -319,6 +329,7 @@ class App:
             if e is not None and e is not self._compact_error:  # the event was stored; the
                 self._compact_error = e  # journal tries again at the next append
                 self._fault("compact", e)
+            self.keep_learned()
             # After a collection: the heap the live data leave, not what garbage awaiting
             # the next collection happens to hold.
             self._mem_at = now
@@ -326,6 +337,36 @@ class App:
             free = _mem_free()
             if free is not None and free < self.least_free:
                 self.least_free = free
+
+    def keep_learned(self):
+        """What the sensing learned from play goes to flash with the calibration, at a quiet
+        moment (no turn waits on the flash write, tens of ms on a Pico: a game over, or no
+        match) and if it moved materially since it was kept (board.learned): so at most once a
+        game. Not while a new calibration waits for its save, nor without a calibration. A
+        write that fails is told (fault "learned") and tried again KEEP_RETRY_MS later;
+        until then the learning is in RAM and the board goes on."""
+        if not self._unsaved or self.board.phase not in (OVER, IDLE) or \
+                self.offsets is None or self.pending_calibration:
+            return
+        clock = self.hw.clock
+        now = clock.ticks_ms()
+        if self._keep_failed is not None and \
+                clock.ticks_diff(now, self._keep_failed) < KEEP_RETRY_MS:
+            return
+        from board import forget  # the comparison's code is loaded only now, then let go
+
+        try:
+            from board import learned
+
+            learned.keep(self, CALIBRATION)
+            self._unsaved = False
+            self._keep_failed = None
+        except Exception as e:  # noqa: B902 - OSError, MemoryError: kept in RAM, tried again
+            self._keep_failed = now
+            self._fault("learned", e)
+        finally:
+            learned = None
+            forget("learned")
 
     async def _serial_task(self, sleep_ms):
         while True:
@@ -473,28 +514,50 @@ class App:
         self.archive.trim(seq)
         return {"first": self.journal.first_seq}
 
-    def _new_sensing(self):
+    def _new_sensing(self, learned=None):
+        # learned: what an earlier pipeline learned (at power-up, from flash); a calibration
+        # starts a new one without it.
         if hasattr(self, "sensor_loop"):  # the old pipeline goes first: its RAM for the new
             del self.sensor_loop
         hw = self.hw
         self.sensor_loop = SensorLoop(hw.scanner, hw.clock, self.raw, hw.field, self.offsets,
-                                      self.gains, self.faulty, self.dead)
+                                      self.gains, self.faulty, self.dead, learned)
 
-    def _save_calibration(self, offsets):
+    def _save_calibration(self, offsets, learned=None):
+        # "gains" are the calibration's (calibrate checkers); "learned" what the sensing
+        # learned from play (Sensing.learned(): its gains take the place of those).
         self.hw.storage.write(CALIBRATION, json.dumps({
             "offsets": list(offsets), "faulty": self.faulty, "dead": self.dead,
-            "gains": list(self.gains) if self.gains else None}).encode())
+            "gains": list(self.gains) if self.gains else None,
+            "learned": learned or self.sensor_loop.sensing.learned()}).encode())
 
     def _load_calibration(self):
+        # A file that is not what _save_calibration writes (damaged, or not ours) leaves the
+        # board uncalibrated, as new, and says so at start: a board must always boot.
         data = self.hw.storage.read(CALIBRATION)
         if data:
             try:
                 saved = json.loads(data)
-                return (saved["offsets"], saved["faulty"], saved.get("gains"),
-                        saved.get("dead") or [])
-            except (ValueError, KeyError):
-                pass  # a broken file: uncalibrated, as new
-        return None, [], None, []
+                out = (saved["offsets"], saved["faulty"], saved.get("gains"),
+                       saved.get("dead") or [], saved.get("learned"))
+                if _ints(out[0], 0, 4095, 128) and _ints(out[1], 0, 127) and \
+                        (out[2] is None or _ints(out[2], 1, 32767, 128)) and \
+                        _ints(out[3], 0, 127):
+                    return out
+            except (ValueError, KeyError, TypeError):
+                pass
+            self._calibration_damaged = True
+        return None, [], None, [], None
+
+
+def _ints(values, lo, hi, n=-1):
+    # A list of ints in lo..hi (n of them, if n is given): what calibration.json holds.
+    if not isinstance(values, list) or n >= 0 and len(values) != n:
+        return False
+    for v in values:
+        if type(v) is not int or not lo <= v <= hi:
+            return False
+    return True
 
 
 def _mem_free():

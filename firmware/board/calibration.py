@@ -66,8 +66,9 @@ def calibrate(raw_frames, rail=16, noise=20, spread=300):
 
 def command(app, step):
     """The host's calibrate command on app (board.app.App). empty: zero levels of the empty
-    board; checkers: with the starting position set up, the sensitivity of the 30 slots
-    holding one checker each; save: store both. (The App's own imports are taken here, not
+    board (what the sensing learned from play is forgotten); checkers: with the starting
+    position set up, the sensitivity of the 30 slots holding one checker each (the gains
+    learned are replaced); save: store both. (The App's own imports are taken here, not
     at the top: the simulated world calibrates with this module before any firmware.)"""
     from bgwire.commands import CommandError
 
@@ -117,7 +118,10 @@ def _gains(app, n=16):
         for slot in singles:
             total[slot] += s.value(slot, app.raw[slot]) * heights[slot]
     level = s.field.levels[0]
-    gains = array("h", app.gains) if app.gains else filled("h", SLOTS, 4096)
+    # value() took out the gains the sensing reads with: the calibration's, or what it has
+    # learned from play since (kept on flash: board.learned). Copied array to array (its
+    # learned() would make a list of 128).
+    gains = array("h", s._gain)
     suspect = []
     for slot in singles:
         seen = total[slot] * gains[slot] // (n * 4096)  # counts at gain 1
@@ -127,7 +131,8 @@ def _gains(app, n=16):
         else:
             gains[slot] = seen * 4096 // level
     app.gains = gains
+    kept = {"two": s._lv2, "coupling": s._ks}  # learned from play, not measured here
     s = None
-    app._new_sensing()
+    app._new_sensing(kept)
     app.pending_calibration = True
     return {"measured": len(singles), "suspect": suspect}

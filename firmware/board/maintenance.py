@@ -21,7 +21,7 @@ def dump(app):
         m = s.margin(i, r) >> 3
         conf[i] = 45 if s.disabled[i] else 48 + (m if m < 9 else 9)
     return {"raw": out, "codes": codes, "offsets": offsets, "faulty": s.blind(),
-            "confidence": conf.decode()}
+            "confidence": conf.decode(), "learned": s.learned()}
 
 
 def kept(app, name, offset):

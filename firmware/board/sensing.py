@@ -19,7 +19,9 @@
 # the level of two (and three's with it) follows the confirmed stacks of two. Between two
 # confirmed positions, the empty slots whose neighbours changed show how strongly the sensors
 # see their neighbours: the table's coupling is scaled to it, and a sensor that sees none of
-# its neighbours' checkers come and go is dead (found before a checker is put on it).
+# its neighbours' checkers come and go is dead (found before a checker is put on it). What
+# is learned is plain data (learned()): the application keeps it on flash and gives it to the
+# next pipeline (learned=): a power cut costs at most what the game in play taught.
 #
 # Speed: each slot keeps the window of raw counts inside which its code stays what it is
 # (offset, neighbour correction, gain and hysteresis folded in). An idle slot costs two
@@ -38,7 +40,10 @@ HYSTERESIS = 8  # counts
 GAIN_SHIFT = 3  # each placement of a single checker moves its sensor's gain by 1/8 of it
 TWO_WEIGHT = 16  # n stacks of two move the level of two by n / (n + 16) of their mean
 DEAD_MS = 2000  # a slot alone in reading empty where a restore wants a checker: this long
-DEAD_COUPLING = 16  # squared neighbour changes (sum, 16 counts^2) to call a sensor dead
+DEAD_COUPLING = 16  # squared neighbour changes (sum, 16 counts^2) before judging a sensor
+# Dead, against alive: the log likelihood ratio that decides (a sequential test: a live
+# sensor ever gets there with odds of about e^-20, however long it is watched).
+DEAD_LLR = 20
 
 
 class Field:
@@ -84,6 +89,20 @@ def _forget():
     board.forget("neighbours")
 
 
+def _recall(sensing, saved):
+    # learned()'s data back, checked by board.learned (its code loaded for that, then let
+    # go). Whatever goes wrong leaves the defaults: a board must boot.
+    import board
+
+    try:
+        from board import learned
+
+        learned.recall(sensing, saved)
+    except Exception:  # noqa: B902 - MemoryError at worst: the defaults stay
+        pass
+    board.forget("learned")
+
+
 _default = []
 
 
@@ -112,6 +131,10 @@ class Sensing:
     a scan cost 0.8 ms; 2 a scan let the stress soak's weak checkers under drift need
     restores: their learning rides the same round). learn_shift, learn_step: the same for a confirmed
     stack's deviation from its level.
+    learned: what an earlier Sensing learned from play (its learned(), kept on flash): the
+    gains, the level of two and the coupling start from it instead of the defaults. A part
+    that is not as learned() makes it (a damaged file) is ignored, its default kept
+    (board.learned checks each part).
 
     A dead sensor that calibrates like a good one (it reads its zero level whatever stands
     on it) is found from play: on an empty slot, when its reading does not follow its
@@ -125,7 +148,7 @@ class Sensing:
 
     def __init__(self, clock, field=None, offsets=None, gains=None, disabled=(), dead=(),
                  stable_ms=150, rezero_slots=4, rezero_shift=5, rezero_step=8,
-                 learn_shift=3, learn_step=48):
+                 learn_shift=3, learn_step=48, learned=None):
         self.field = field if field is not None else default_field()
         self.stable_ms = stable_ms
         self.frame = filled("b", SLOTS)  # stable codes
@@ -199,8 +222,17 @@ class Sensing:
         self._suspect = -1  # the one slot reading empty where a restore wants a checker
         self._since = 0  # since when (ticks_ms)
         self.blind_moved = False  # a slot was disabled or enabled from play: see blind()
+        if learned is not None:
+            _recall(self, learned)
         self._near_blind()
         self.set_offsets(offsets)
+
+    def learned(self):
+        """What play taught the sensing, as plain data (for a file; Sensing(learned=...)
+        takes it back): "gains", each sensor's gain (128, in 1/4096, the checker set's
+        strength in them), "two", the level of two checkers (1/8 count) and "coupling", the
+        scale of the neighbour table (1/4096)."""
+        return {"gains": list(self._gain), "two": self._lv2, "coupling": self._ks}
 
     def set_offsets(self, offsets=None):
         """Install zero levels (calibrate()'s, or MID for all) and recompute every window."""
@@ -319,9 +351,20 @@ class Sensing:
             self._lv2 = two << 3
             if two == lv[1]:
                 return
+        d = two - lv[1]
+        self._two_at(two)
+        for s in range(SLOTS):
+            e = self._expect[s]
+            if e == 2 or e == -2:
+                self._rebase(s, (d * gain[s]) >> 9)
+            self._window(s)
+
+    def _two_at(self, two):
+        # The level of two is `two` counts: three's with it (its step from two scaled as
+        # the field's from one to two), and the boundaries between them.
+        lv = self._lv
         f = self.field
         old = f.levels
-        d = two - lv[1]
         lv[1] = two
         lv[2] = two + (two - lv[0]) * (old[2] - old[1]) // (old[1] - old[0])
         for b in (1, 2):
@@ -329,11 +372,6 @@ class Sensing:
             self._mid[b] = m
             self._rise[b] = m + f.rise[b] - f.thresholds[b]
             self._fall[b] = m - f.thresholds[b] + f.fall[b]
-        for s in range(SLOTS):
-            e = self._expect[s]
-            if e == 2 or e == -2:
-                self._rebase(s, (d * gain[s]) >> 9)
-            self._window(s)
 
     def _couple(self, raw, codes):
         # Between two confirmed positions, a slot empty at both whose neighbours changed
@@ -373,11 +411,15 @@ class Sensing:
                     if self._sn > 256:
                         self._se2 >>= 1
                         self._sn >>= 1
-                    # Dead: it sees less than a quarter of them, and a live sensor would
-                    # have seen more by four times the noise's standard error.
+                    # Dead: it sees less than a quarter of them, and "sees none" is e^20
+                    # likelier than "sees them as the coupling says" (the misses Gaussian,
+                    # their variance the pooled one: log ratio 8 k (k xx - 2 xy) / var,
+                    # k = ks / 4096). Checked after every change, so sequential: a fixed
+                    # 4-sigma test flagged a live sensor once in 55 matches.
                     if xx >= DEAD_COUPLING and (xy << 14) < xx * ks:
-                        d = ((ks * xx) >> 12) - xy
-                        if d * d > self._se2 // self._sn * xx:
+                        var = self._se2 // self._sn
+                        if ks * (((ks * xx) >> 12) - 2 * xy) > DEAD_LLR * 512 * \
+                                (var if var > 9 else 9):
                             self._blind(s, 2)
             if not self.disabled[s]:
                 nxy += sxy[s]

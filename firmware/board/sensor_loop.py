@@ -18,18 +18,19 @@ from board.tracker import Sensed
 class SensorLoop:
     """scanner: board.hw.Scanner (one with watch() checks the readings against the
     sensing's windows as it reads); raw: the preallocated buffer of 128 readings. field,
-    offsets, gains: as board.sensing.Sensing takes them; faulty: slots calibrated as
-    faulty; dead: slots found dead from play before.
+    offsets, gains, learned: as board.sensing.Sensing takes them; faulty: slots calibrated
+    as faulty; dead: slots found dead from play before.
 
     After scan(): `sensed` is the board's view; `blind_moved` is set (the owner clears it)
     when the sensing found a sensor dead from play, or alive again: the owner keeps its
     blind slots (sensing.blind(2)) with its calibration."""
 
     def __init__(self, scanner, clock, raw, field=None, offsets=None, gains=None, faulty=(),
-                 dead=()):
+                 dead=(), learned=None):
         self.scanner = scanner
         self.raw = raw
-        self.sensing = Sensing(clock, field, offsets, gains, disabled=faulty, dead=dead)
+        self.sensing = Sensing(clock, field, offsets, gains, disabled=faulty, dead=dead,
+                               learned=learned)
         # A fresh view follows the pipeline's frame from its start (scan() gives it the
         # changes); a blind slot's point may hold more than it shows.
         self.sensed = Sensed(self.sensing.blind())
@@ -71,11 +72,13 @@ class SensorLoop:
     def learn(self, board):
         """After a scan that changed the board's view (and after its LEDs went out: a person
         waits for those): the sensing learns from what board (board.controller.Controller)
-        now knows stands on the slots, or favours reading what it asks to be put back."""
+        now knows stands on the slots (True), or favours reading what it asks to be put
+        back."""
         agreed = board.agreement()
         if agreed is not None:
             self.sensing.confirm(self.raw, None if agreed is True else agreed)
-            return
+            return True
         want = board.restoring()
         if want is not None:
             self.sensing.expect(want)
+        return False

@@ -55,7 +55,7 @@ def _execute(code, session):
     try:
         exec(code, session)
     except SystemExit as e:
-        if e.args and e.args[0] == SOFT_RESET:  # machine.reset() (sim/vmachine.py)
+        if e.args and e.args[0] == SOFT_RESET:  # machine.reset() (sim/unix_machine.py)
             raise
     except BaseException as e:  # noqa: B902 - whatever it raised, the host gets its text
         out("\x04")
@@ -207,13 +207,13 @@ def mount(flash, hw):
     vfs.mount(vfs.VfsPosix(hw), "/.sim")  # type: ignore[attr-defined]
     os.chdir("/")
     sys.path[:] = ["", ".frozen", "/lib", "/.sim"]  # .frozen: asyncio and the like
-    import sim.vmachine  # type: ignore[import-not-found]
+    import sim.unix_machine  # type: ignore[import-not-found]
     from bgwire.sim import RESET, RESET_RAW  # the flash's, else the one beside sim (/.sim)
 
     global SOFT_RESET, SOFT_RESET_RAW
     SOFT_RESET, SOFT_RESET_RAW = RESET, RESET_RAW
 
-    sys.modules["machine"] = sim.vmachine
+    sys.modules["machine"] = sim.unix_machine
 
 
 def main(argv):

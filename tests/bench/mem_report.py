@@ -20,7 +20,7 @@ BOARD = ("board.layout", "board.tracker", "board.record", "board.controller", "b
 ON_DEMAND = ("bgcore.gamedata", "bgcore.positionid", "bgcore.resign", "bgcore.beavers",
              "bgcore.moving", "bgcore.rare", "bgcore.matchid", "bgcore.plays", "bgcore.drawing",
              "bgcore.ordering", "bgcore.ledger", "bgcore.chouette", "board.calibration",
-             "board.chouette_session", "board.seldom", "board.maintenance")
+             "board.chouette_session", "board.seldom", "board.maintenance", "board.learned")
 SIM = ("sim.rng", "sim.sensor_model", "sim.hw", "sim.table", "sim.world", "sim.hands",
        "sim.virtual_board", "sim.autoplay")
 GAMES = 3

@@ -130,6 +130,7 @@ def test_dump_shows_raw_and_classified_sensors(rig, path):
     assert len(conf) == 128 and conf[3] < "9" and conf[:3] + conf[4:] == "9" * 127
     m = rig.app.sensor_loop.sensing.margin(3, dump["raw"][3]) // 8
     assert conf[3] == str(min(m, 9))
+    assert dump["learned"] == rig.app.sensor_loop.sensing.learned()  # as calibration.json keeps it
 
 
 class _Supply:

@@ -65,3 +65,43 @@ def test_a_journal_that_will_not_replay_is_kept_aside_and_the_board_starts_clean
         assert _raw(path, "journal.bad") == stored
     finally:
         rmtree(path)
+
+
+def test_a_damaged_calibration_never_stops_the_board_from_booting():
+    # calibration.json as a worn flash or a half-written tool might leave it: the board
+    # boots uncalibrated, says so once (a fault "calibration"), and plays on; a good file
+    # still loads.
+    with open("hardware/pinmap.json") as f:
+        leds = json.load(f)["leds"]
+    good = {"offsets": [2048] * 128, "faulty": [5], "gains": None, "dead": [7]}
+    damaged = [b"{not json", b"[1, 2]", b'{"offsets": null, "faulty": []}']
+    for key, bad in (("offsets", [2048] * 127), ("offsets", ["2048"] * 128),
+                     ("offsets", [2048] * 127 + [True]), ("offsets", [2048] * 127 + [9999]),
+                     ("faulty", [200]), ("faulty", "5"), ("gains", [4096] * 12),
+                     ("gains", [4096.0] * 128), ("dead", ["x"])):
+        broken = dict(good)
+        broken[key] = bad
+        damaged.append(json.dumps(broken).encode())
+    for data in damaged + [json.dumps(good).encode()]:
+        path = tmpdir("bgboard-boot")
+        try:
+            FlashStorage(path).write("calibration.json", data)
+            app, link, hello = _power_up(path, leds)
+            assert hello["hello"] == "bgboard", data
+            faults = [json.loads(b.decode()) for b in link.sent]
+            faults = [f for f in faults if f.get("live") == "fault"]
+            if data in damaged:
+                assert app.offsets is None and app.faulty == [] and app.dead == [], data
+                assert [f["task"] for f in faults] == ["calibration"], (data, faults)
+            else:
+                assert app.offsets == good["offsets"] and app.faulty == [5], data
+                assert app.sensor_loop.sensing.blind() == [5, 7] and not faults, faults
+            # It plays on: a new session is taken.
+            link.sent = []
+            link.feed(json.dumps({"cmd": "new", "kind": "money", "id": 2}).encode())
+            app.step()
+            replies = [json.loads(b.decode()) for b in link.sent]
+            assert any(r.get("id") == 2 and r.get("ok") for r in replies), (data, replies)
+            del app, link
+        finally:
+            rmtree(path)

@@ -811,6 +811,14 @@ def test_a_set_whose_upper_checkers_read_weaker_is_learned_and_its_stacks_of_thr
     assert min(_margins(model, sensing, buf, slots, 2)) > 0
     assert min(_margins(model, sensing, buf, slots, 3)) > 0
     assert restore_threes()
+    # A new pipeline (after a power cut) given what this one learned starts from there.
+    learned = sensing.learned()
+    assert learned["two"] >> 3 < 1020, learned["two"]
+    again = Sensing(SimClock(), learned=learned)
+    assert again.learned() == learned
+    assert list(again._lv) == list(sensing._lv) and list(again._mid) == list(sensing._mid)
+    assert list(again._rise) == list(sensing._rise)
+    assert list(again._fall) == list(sensing._fall)
 
 
 def _around_apart(run, model, rounds):

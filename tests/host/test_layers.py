@@ -79,8 +79,8 @@ ON_DEMAND = {
     "bgcore.beavers", "bgcore.chouette", "bgcore.drawing", "bgcore.gamedata",
     "bgcore.irregular", "bgcore.ledger", "bgcore.matchid", "bgcore.moving", "bgcore.ordering",
     "bgcore.plays", "bgcore.positionid", "bgcore.rare", "bgcore.resign", "bgcore.sheet",
-    "board.calibration", "board.chouette_session", "board.field", "board.maintenance",
-    "board.neighbours", "board.seldom", "board.wiring",
+    "board.calibration", "board.chouette_session", "board.field", "board.learned",
+    "board.maintenance", "board.neighbours", "board.seldom", "board.wiring",
 }
 
 
