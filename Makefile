@@ -89,67 +89,26 @@ pytest: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed system-deps
 
 # The tests that run on both interpreters, again on the real MicroPython unix port with a
 # device-sized heap: the core's (tests/core, 192K like a Pico) and the board logic's
-# (tests/board, 160K). A heap here must pass at 8K below it (CI runs from a longer checkout
-# path, and a heap near its edge fails on fragmentation rather than on the bytes it holds).
-# Measured on 2026-11-25 evening, on main with #16's second part merged (the least heap that
-# passed, in 4K steps; before: main's heap): the board tests that drive the controller with
-# a simulated clock take it from sim.clock, not sim.sensor_model (which loaded the simulated
-# sensors and the sensing, 22 KB on this port, for the clock alone): test_controller (176K
-# before), test_write_ahead (168K), test_write_ahead_win (176K), test_archive_full and
-# test_resume_result (168K) and test_journal (172K) run at 160K with the rest (each passes
-# at 152K). The whole application with simulated hardware (the calibrate command's code
-# loaded only while it runs, dump's with the seldom commands; mem measures after a
-# collection, as its largest block is): test_app 252K (248K before; 244K least),
-# test_app_dead 236K (228K least on issue-16c, 220K before it: the sensing's learning of gains,
-# the level of two and the neighbours' coupling takes 2 KB more code and 2 KB more arrays;
-# the dead sensor found at the set-up, apart from
-# test_app's dozen), test_boot_guard 220K (224K; 212K least), test_app_seldom 224K (216K
-# least), test_fault_guard 252K (256K; 244K least), test_chouette_resume 176K (168K least:
-# it reads a 1 KB chouette snapshot while the first board still stands). test_chouette_board
-# and test_controller_rules (160K) fail at 152K (156K passes; the latter on main too).
-# test_replay_rules and test_replay_pass (160K) pass at 152K (the former not at 148K): files
-# of their own, as test_controller_rules with the first failed at 156K and the two together
-# at 152K most runs (the board rebuilt after a power cut needs a fresh heap).
-# Then whole simulated games (tests/soak: 176K, one physical board for all matches; the
-# stress soak, with drifting sensors and checkers of their own, 180K, its strong corner and
-# a dead sensor that calibrates in an interpreter of their own, 180K (three corners' worlds
-# one after another in one heap needed more; the weak corner ran out at 176K on the merged
-# tree, as main's does here from a longer MICROPYPATH); with the journal and power cuts,
-# each restart a fresh interpreter, 184K; with writes failing at random, 200K (196K on
-# main: it ran out there with #16's second part, 200K and 204K pass): at 168K a put-back
-# cannot read the snapshot line (580 bytes) while the actions that failed still hold the
-# old match; a damaged line in a match's first game, 200K: the world and a whole match
-# before the board powers up again). The soaks fail on fragmentation at their edge: a few
-# hundred bytes of code moved about tip them (before #16's second part was merged they
-# passed at 168K, 176K, 176K, 196K and 192K; soak_power ran out at 176K until its digest
-# module was loaded before the match). Measured on issue-16c (#16's third part: the sensing
-# learns each sensor's gain, the level of two and the neighbours' coupling, 2 KB more code
-# and 2 KB more arrays on this port; the simulated sensors' arrays 1.3 KB less), the least
-# heaps that passed, before -> after: soak_games 172K -> 172K (its check now from a module
-# of its own, not board_support: 176K otherwise), soak_stress 180K -> 180K, soak_stress_more
-# 176K -> 180K, soak_power 180K -> 180K, test_write_ahead_soak 200K -> 200K,
-# test_restart_soak 196K -> 196K. What holds them above 160K is code: soak_games has 125 KB
-# in use after its imports (23 KB of it the table of 833 names), 140 KB with its World and
-# VirtualBoard before the first match, and at 160K it runs out building the World's
-# neighbour table, right after the imports. The two stress soaks run at 188K: with their least
-# at their heap they had no margin for CI's longer checkout path.
-# test_app 264K: with #16's learning and the merged tree its calibrate test (the calibrate
-# code loaded while it runs) ran out at 252K; 256K is the least that passed. test_fault_guard
-# 264K likewise (256K least, after the controller split: 1 KB more at import).
-# test_write_ahead_soak 212K (it ran out at 200K on the merged tree, 204K passed),
-# test_restart_soak 204K (196K the least): 8K above the least, as the rule above says.
-# With the sensing's learning kept on flash (#16, "never forget"; least heaps before -> after,
-# measured here from /work, 4K steps): test_app 264K -> 268K (276K: dump's reply line, 3 KB
-# now with the learned gains, is held whole by the simulated link; a Pico streams it),
-# test_app_dead 228K -> 240K (248K: its dead sensor's save writes the learned values too,
-# and the board powered up again reads them, in the same heap), test_app_seldom 220K -> 224K
-# (232K), test_boot_guard 216K -> 220K (228K: each App's power-up loads board.learned to
-# check what it takes back, then lets it go), soak_stress_more 180K -> 184K (192K: the
-# sensing's code, 320 bytes more), the other soaks as they were. test_app_learned 260K (252K
-# least): the whole App on the virtual board, its World and the simulated hands playing games
-# in one heap, and what the sensing learned written at each game's end (about 8.6 KB for a
-# moment on this port, the calibration file read and written again; where that ran out it
-# was told as a fault and tried again later, as on a Pico).
+# (tests/board, 160K), then whole simulated games (tests/soak). Every heap is the least that
+# passed (4K steps) plus 8K: near its edge a test fails on fragmentation, not on the bytes it
+# holds, and from another checkout the edge moves (measured on 2026-11-28, main with the
+# firmware's seldom code loaded on first use). What holds each at its least, and where it ran
+# out 4K below:
+#   tests/board 160K: test_chouette_board 152K (a chouette's snapshot); the rest pass at 152K.
+#   The whole application on simulated hardware: test_app 260K (the calibrate and dump
+#   replies: 128 readings each, and the calibration's arrays), test_app_learned 244K (what a
+#   board learned, read back after a power cut), test_fault_guard 236K (a new App after the
+#   faults), test_app_dead 220K, test_boot_guard 208K (a new Sensing after a journal set
+#   aside), test_app_seldom 204K (the App itself), test_chouette_resume 160K (a chouette's
+#   snapshot while the first board still stands).
+#   soak_games 152K: 109 KB in use after its imports (22 KB of it the table of 798 names),
+#   124 KB with its World and VirtualBoard; at 148K a new Sensing finds no room for its table
+#   of 50 attributes (592, then 752 bytes in one piece). The stress soaks 164K (a Sensing's
+#   table, 944 bytes, at a power-up after a match); soak_power 172K (each restart a fresh
+#   interpreter: the hands' actions after a restart); test_write_ahead_soak 196K (writes
+#   failing at random: a Sensing's table while the failed actions are put back; its flash
+#   folder is named by the time, so runs differ near the edge: it passed at 188K in others);
+#   test_restart_soak 180K (the World calibrated again after a damaged line).
 # This port is 64-bit: the same objects and code take about 1.6 times the RAM they take on
 # the Pico. `make bench` shows where the bytes go. Firmware runs as mpy-cross bytecode, as
 # on the device; one interpreter per test file.
@@ -161,15 +120,15 @@ test-mpy: bytecode testcode
 	    tests/board/test_app_seldom.py tests/board/test_app_dead.py \
 	    tests/board/test_app_learned.py, \
 	    $(wildcard tests/board/test_*.py)) \
-	  tests/board/test_app.py@276K tests/board/test_app_dead.py@248K \
-	  tests/board/test_app_learned.py@260K \
-	  tests/board/test_boot_guard.py@228K tests/board/test_app_seldom.py@232K \
-	  tests/board/test_fault_guard.py@264K tests/board/test_chouette_resume.py@176K
-	$(BIN)/python tests/run_mpy_all.py $(MPY) 176K $(SOAK_PATH) tests/soak/soak_games.py \
-	  tests/soak/soak_stress.py@188K tests/soak/soak_stress_more.py@192K \
-	  tests/soak/soak_power.py@192K \
-	  tests/soak/test_write_ahead_soak.py@220K \
-	  tests/soak/test_restart_soak.py@204K
+	  tests/board/test_app.py@268K tests/board/test_app_dead.py@228K \
+	  tests/board/test_app_learned.py@252K \
+	  tests/board/test_boot_guard.py@216K tests/board/test_app_seldom.py@212K \
+	  tests/board/test_fault_guard.py@244K tests/board/test_chouette_resume.py@168K
+	$(BIN)/python tests/run_mpy_all.py $(MPY) 160K $(SOAK_PATH) tests/soak/soak_games.py \
+	  tests/soak/soak_stress.py@172K tests/soak/soak_stress_more.py@172K \
+	  tests/soak/soak_power.py@180K \
+	  tests/soak/test_write_ahead_soak.py@204K \
+	  tests/soak/test_restart_soak.py@188K
 
 # Every firmware file must compile for the Pico (Cortex-M0+).
 mpy-cross: $(BIN)/.installed

@@ -37,17 +37,20 @@ def make_scanner(pinmap):
     """The hall-sensor scanner on the pin map's mux and bank lines, its ADC and slot table."""
     from machine import ADC, Pin
 
-    from board.layout import slot_table
+    from board import forget
+    from board.wiring import slot_table
     from drivers.rp2_sensors import Rp2Sensors
 
     gpio = pinmap["gpio"]
     sensors = pinmap["sensors"]
     enable = gpio["bank_enable"]
     on = enable.get("active", 0) if isinstance(enable, dict) else 0
+    table = slot_table(sensors)
+    forget("wiring")  # read once: not resident
     return Rp2Sensors([Pin(n, Pin.OUT, value=0) for n in gpio["mux_select"]],
                       [Pin(n, Pin.OUT, value=0) for n in gpio["bank_select"]],
                       Pin(_gpio(enable), Pin.OUT, value=1 - on),  # all banks off
-                      ADC(Pin(_gpio(gpio["adc"]))), slot_table(sensors), on,
+                      ADC(Pin(_gpio(gpio["adc"]))), table, on,
                       sensors.get("bank_power_up_us", 500), sensors.get("mux_settle_us", 0))
 
 

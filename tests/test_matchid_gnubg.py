@@ -191,7 +191,7 @@ def test_crawford_game_refuses_the_double_like_gnubg(tmp_path):
     play = plays_with_steps(m.game.turn.start, (6, 1))[0][1]
     for s in play:
         m.game.move(s.src, s.dst)
-    assert not m.game.can_double() and "Crawford" in m.game.why_not_double()
+    assert not m.game.can("double") and "Crawford" in m.game.why_not_double()
 
 
 def test_a_dead_cube_is_refused_like_gnubg(tmp_path):
@@ -207,7 +207,7 @@ def test_a_dead_cube_is_refused_like_gnubg(tmp_path):
             "dice": [], "match_length": 9, "score": [int(x) for x in score.split()],
             "jacoby": False})
         m = Match.from_match_id(mid, rules=Rules(dead_cube=True))  # gnubg's rule, as an option
-        assert m.game.can_double() != dead, (score, cube, m.game.why_not_double())
+        assert m.game.can("double") != dead, (score, cube, m.game.why_not_double())
         # By default the cube may be turned dead too (5-4 in 9: 4 gives player 0 the match,
         # not player 1; 6-2: 8 gives both), up to the cube's last face, 64.
-        assert Match.from_match_id(mid).game.can_double(), score
+        assert Match.from_match_id(mid).game.can("double"), score

@@ -1,26 +1,27 @@
 # bgcore: the backgammon rules, one copy for the board (MicroPython) and the host (CPython).
 from bgcore.errors import AmbiguousMoveError, DiceError, IllegalMoveError, PositionError
 from bgcore.position import BAR, OFF, Position
-from bgcore.turn import Step, Turn, notation
+from bgcore.turn import Step, Turn
 
 __all__ = [
     "AmbiguousMoveError", "DiceError", "IllegalMoveError", "PositionError",
-    "BAR", "OFF", "Position", "Step", "Turn", "notation",
+    "BAR", "OFF", "Position", "Step", "Turn",
 ]
 
 # Games, the cube, matches and sessions, Match IDs, chouettes, and every play of a roll (the
 # host's: the board never lists them). These load on first use (`from bgcore import Game`
 # calls __getattr__ below, on MicroPython as on CPython), so that firmware that only tracks
 # checkers keeps the RAM they take (about 50 KB as source).
-from bgcore.errors import MatchIdError, RuleError
+from bgcore.errors import RuleError
 
 _LAZY = {
     "Rules": "rules", "Cube": "cube", "SINGLE": "cube", "GAMMON": "cube",
     "BACKGAMMON": "cube", "Game": "game", "Result": "game", "Match": "match",
-    "decode_match_id": "matchid.decode", "encode_match_id": "matchid.encode",
+    "MatchIdError": "matchid", "decode_match_id": "matchid.decode",
+    "encode_match_id": "matchid.encode",
     "Ordering": "ordering", "Ledger": "ledger", "Chouette": "chouette",
     "GamesMatch": "sheet",
-    "legal_plays": "plays", "plays_with_steps": "plays",
+    "legal_plays": "plays", "plays_with_steps": "plays", "notation": "plays",
 }
 
 
@@ -43,5 +44,5 @@ def __getattr__(name):
 __all__ += [
     "MatchIdError", "RuleError", "Rules", "Cube", "SINGLE", "GAMMON", "BACKGAMMON", "Game",
     "Result", "Match", "decode_match_id", "encode_match_id", "Ordering", "Ledger", "Chouette",
-    "legal_plays", "plays_with_steps", "GamesMatch",
+    "legal_plays", "plays_with_steps", "notation", "GamesMatch",
 ]

@@ -5,9 +5,10 @@
 # In each game the box is player 0 and the team player 1 of a bgcore Game; throw the dice
 # through Chouette.roll (it waits for cube answers), play checkers through `game`.
 
-from bgcore.cube import SINGLE, Cube, scored
+from bgcore.cube import BACKGAMMON, SINGLE, Cube, scored
 from bgcore.errors import RuleError
-from bgcore.game import Game
+from bgcore.game import Game, Result
+from bgcore.offers import OVER, player_error
 from bgcore.ledger import Ledger
 from bgcore.rules import Rules
 
@@ -449,3 +450,18 @@ def _check_name(name, names):
         raise RuleError("players are named by non-empty strings (not 'box'), got %r" % (name,))
     if names.count(name) > 1:
         raise RuleError("two players are named %r" % name)
+
+
+def finish(game, winner, level, how):
+    """bgcore.game.Game.finish: the game ends by an outside decision (a chouette's: the
+    team has all dropped)."""
+    if winner is None or player_error(winner):
+        raise RuleError("the winner is player 0 or 1, got %r" % (winner,))
+    if not isinstance(level, int) or isinstance(level, bool) or \
+            not SINGLE <= level <= BACKGAMMON:
+        raise RuleError("a game is won single (1), gammon (2) or backgammon (3), got %r"
+                        % (level,))
+    if game.phase == OVER:
+        raise RuleError("the game is over")
+    points = scored(level, game.cube.value, game._single_gammons())
+    game._end(Result(winner, level, points, how))

@@ -1,19 +1,14 @@
-# The doubling cube: its value, who owns it, a double on offer, beavers and raccoons.
-# Only the cube's own rules live here; when a double may be offered (whose turn, before the
-# roll, Crawford, Holland) is the game's business.
+# The doubling cube: its value, who owns it, a double on offer. Only the cube's own rules live
+# here; when a double may be offered (whose turn, before the roll, Crawford, Holland) is the
+# game's business, beavers and raccoons bgcore.beavers' (money play's options, loaded when
+# used).
 
-from bgcore.errors import RuleError
 from bgcore.rules import MAX_CUBE
 
 # Ways a game can be won, and what each multiplies the cube by.
 SINGLE = 1
 GAMMON = 2
 BACKGAMMON = 3
-LEVEL_NAMES = ("none", "single", "gammon", "backgammon")
-
-
-def level_name(level):
-    return LEVEL_NAMES[level]
 
 
 class Cube:
@@ -37,7 +32,7 @@ class Cube:
             return ("player %d owns the cube: only the cube's owner may redouble"
                     % self.owner)
         if not rules.cap_allows(self.value * 2):
-            return _cap_reason(rules, "a double")
+            return cap_reason(rules, "a double")
         return None
 
     def offer(self, player):
@@ -64,53 +59,6 @@ class Cube:
         self.offered_by = None
         return self.value
 
-    def why_not_beaver(self, player, rules, money):
-        """A beaver instead of a take, or at once after it ("After accepting a double, he
-        may immediately turn the cube"): until the doubler's next throw."""
-        taken = self.taken_by
-        if taken is None or self.offered_by is not None:
-            reason = self.why_not_answer(player)
-            if reason:
-                return reason
-        elif player is not None and player != taken:
-            return "player %d took the double: only the taker may beaver" % taken
-        if not money:
-            return "beavers are not used in match play"
-        if not rules.beavers:
-            return "beavers are not allowed (rule option beavers is off)"
-        if not rules.cap_allows(self.value * (4 if self.offered_by is not None else 2)):
-            return _cap_reason(rules, "a beaver")
-        return None
-
-    def beaver(self, raccoons):
-        """The taker redoubles at once and keeps the cube; with raccoons, the doubler may
-        answer with a raccoon until the next roll."""
-        if self.offered_by is not None:
-            self.take()
-        taker = self.owner
-        self.value *= 2
-        self.taken_by = None
-        self.beaver_by = taker if raccoons else None
-
-    def why_not_raccoon(self, player, rules):
-        if not rules.raccoons:
-            return "raccoons are not allowed (rule option raccoons is off)"
-        if self.beaver_by is None:
-            return "a raccoon answers a beaver at once: there is no beaver to answer"
-        if player is not None and player == self.beaver_by:
-            return "player %d beavered: only the doubler may raccoon" % player
-        if not rules.cap_allows(self.value * 2):
-            return _cap_reason(rules, "a raccoon")
-        return None
-
-    def raccoon(self):
-        """The doubler redoubles the beaver at once; the cube stays with the beaverer."""
-        self.value *= 2
-        self.beaver_by = None
-
-    def centred(self):
-        return self.owner is None
-
     def to_list(self):
         out = [self.value, _num(self.owner), _num(self.offered_by), _num(self.beaver_by)]
         if self.taken_by is not None:  # only just after a take: snapshots stay short
@@ -129,7 +77,7 @@ class Cube:
         return "Cube(%r, owner=%r)" % (self.value, self.owner)
 
 
-def _cap_reason(rules, what):
+def cap_reason(rules, what):
     if rules.cube_cap is None:
         return "%s would take the cube past %d, the most a Match ID can hold" % (what, MAX_CUBE)
     return "cube cap: %s would take the cube past the agreed %d" % (what, rules.cube_cap)
@@ -141,13 +89,6 @@ def _num(player):
 
 def _player(n):
     return None if n < 0 else n
-
-
-def check_level(level):
-    if not isinstance(level, int) or isinstance(level, bool) or not SINGLE <= level <= BACKGAMMON:
-        raise RuleError("a resignation offers 1 (single), 2 (gammon) or 3 (backgammon), got %r"
-                        % (level,))
-    return level
 
 
 def scored(level, cube_value, jacoby):

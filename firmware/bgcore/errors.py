@@ -1,5 +1,6 @@
 # Errors raised by the rules core. All subclass ValueError (as python-chess does), so a caller
-# that only cares about "bad input" can catch ValueError.
+# that only cares about "bad input" can catch ValueError. (A bad Match ID's MatchIdError is
+# bgcore.matchid's: loaded with it.)
 
 
 class PositionError(ValueError):
@@ -21,7 +22,3 @@ class AmbiguousMoveError(IllegalMoveError):
 class RuleError(ValueError):
     """An action the rules of the game, cube, match or chouette forbid now; the text names the
     rule. A refused action changes nothing."""
-
-
-class MatchIdError(ValueError):
-    """A gnubg Match ID, or a set of Match ID fields, that cannot describe a match."""

@@ -4,19 +4,25 @@
 # The caller throws the dice and passes them in (roll_random takes a random source). Every
 # refused action raises RuleError (or DiceError/IllegalMoveError, all ValueErrors) naming the
 # rule, before anything changes.
+#
+# What a game as the board plays it does not use is in modules loaded on first use (a Pico's
+# RAM holds their code once imported): resignations (bgcore.resign), beavers and raccoons
+# (bgcore.beavers), the opening rethrow (bgcore.rare), moving and taking back by command
+# (bgcore.moving), the host's state and snapshots (bgcore.gamedata).
 
-from bgcore import gamedata, offers
+from collections import namedtuple
+
+from bgcore import offers
 from bgcore.cube import BACKGAMMON, GAMMON, SINGLE, Cube, scored
 from bgcore.errors import DiceError, RuleError
-from bgcore.gamedata import Result
 from bgcore.offers import OPENING, OVER, PLAYING
 from bgcore.position import BAR, OFF, Position
 from bgcore.rules import Rules
 from bgcore.turn import Turn, check_dice
 
 
-ACTIONS = ("roll", "rethrow", "move", "undo", "double", "take", "drop", "beaver", "raccoon",
-           "resign", "accept_resignation", "reject_resignation", "demand")
+# how: "over" (all checkers borne off), "resigned" or "dropped" (a double refused).
+Result = namedtuple("Result", ("winner", "level", "points", "how"))
 
 
 def win_level(position):
@@ -130,45 +136,16 @@ class Game:
         return self.jacoby() and self.cube.owner is None
 
     def allowed(self):
-        """Names of the actions allowed now."""
-        return [a for a in ACTIONS if getattr(self, "why_not_" + a)() is None]
+        """Names of the actions allowed now (the host's state: bgcore.gamedata)."""
+        from bgcore import gamedata
 
-    # can_X(): would X be allowed now (why_not_X() gives the reason when not).
-    def can_roll(self, player=None):
-        return self.why_not_roll(player) is None
+        return gamedata.allowed(self)
 
-    def can_rethrow(self, player=None):
-        return self.why_not_rethrow(player) is None
-
-    def can_move(self, player=None):
-        return self.why_not_move(player) is None
-
-    def can_undo(self, player=None):
-        return self.why_not_undo(player) is None
-
-    def can_double(self, player=None):
-        return self.why_not_double(player) is None
-
-    def can_take(self, player=None):
-        return self.why_not_take(player) is None
-
-    def can_drop(self, player=None):
-        return self.why_not_drop(player) is None
-
-    def can_beaver(self, player=None):
-        return self.why_not_beaver(player) is None
-
-    def can_raccoon(self, player=None):
-        return self.why_not_raccoon(player) is None
-
-    def can_resign(self, level=SINGLE, player=None):
-        return self.why_not_resign(level, player) is None
-
-    def can_accept_resignation(self, player=None):
-        return self.why_not_accept_resignation(player) is None
-
-    def can_reject_resignation(self, player=None):
-        return self.why_not_reject_resignation(player) is None
+    def can(self, action, *args):
+        """Would `action` ("roll", "double", "resign"...: bgcore.gamedata.ACTIONS) be allowed
+        now, with these arguments: why_not_<action>(*args) is None (it gives the reason
+        when not)."""
+        return getattr(self, "why_not_" + action)(*args) is None
 
     # --- throwing ------------------------------------------------------------------------------
 
@@ -243,19 +220,9 @@ class Game:
                 and self.rules.cap_allows(self.cube.value * 2))
 
     def why_not_rethrow(self, player=None):
-        if offers.player_error(player):
-            return offers.player_error(player)
-        if not self.rules.opening_rethrow:
-            return "the first player plays the opening numbers (rule option opening_rethrow " \
-                   "is off)"
-        if not self.rethrow_open or self.turn is None:
-            return "only the first player, instead of playing the opening throw, may throw " \
-                   "both dice again"
-        if self.turn.moves:
-            return "the opening numbers are being played: take the checkers back to rethrow"
-        if player is not None and player != self.player:
-            return "only the first player (player %d) may rethrow" % self.player
-        return None
+        from bgcore import rare  # an old rule option, seldom on
+
+        return rare.why_not_rethrow(self, player)
 
     def rethrow(self, dice, player=None):
         """Old rule: the first player throws both dice again instead of playing the opening
@@ -268,21 +235,9 @@ class Game:
     # --- checker play ----------------------------------------------------------------------------
 
     def why_not_move(self, player=None):
-        if offers.player_error(player):
-            return offers.player_error(player)
-        if self.phase != PLAYING:
-            return "the game is over" if self.phase == OVER else "throw the opening roll first"
-        if self.turn is None:
-            return "throw the dice first"
-        if self.turn.can_end():
-            if not self.turn.required:
-                return "no legal play with %d-%d: the turn passes" % self.turn.dice
-            return "the play is complete: take a checker back to change it"
-        if self.resignation is not None:
-            return "a resignation is on offer: accept or reject it first"
-        if player is not None and player != self.player:
-            return "player %d is playing this roll" % self.player
-        return None
+        from bgcore import moving  # the board's tracker plays through the Turn itself
+
+        return moving.why_not_move(self, player)
 
     def move(self, src, dst, hits=None, player=None):
         """Move a checker of the player on roll (see Turn.move); returns its Steps. Bearing off
@@ -293,20 +248,9 @@ class Game:
         return route
 
     def why_not_undo(self, player=None):
-        if offers.player_error(player):
-            return offers.player_error(player)
-        if self.phase != PLAYING:
-            return "the game is over" if self.phase == OVER else "nothing has been played"
-        if self.turn is None or not self.turn.moves:
-            if self.turn is None and self.rolls[1 - self.player]:
-                return "nothing to take back: a play stands once the opponent throws (or " \
-                       "doubles or resigns)"
-            return "nothing to take back this turn"
-        if self.resignation is not None:
-            return "a resignation is on offer: accept or reject it first"
-        if player is not None and player != self.player:
-            return "only player %d may take back this play" % self.player
-        return None
+        from bgcore import moving  # a take-back by command
+
+        return moving.why_not_undo(self, player)
 
     def undo(self, player=None):
         """Take back the last checker moved this turn (allowed until the opponent throws)."""
@@ -372,26 +316,36 @@ class Game:
         self._end(Result(doubler, SINGLE, points, "dropped"))
 
     def why_not_beaver(self, player=None):
-        return offers.why_not_beaver(self, player)
+        from bgcore import beavers  # money play's options
+
+        return beavers.why_not_beaver(self, player)
 
     def beaver(self, player=None):
         """Take and at once redouble, keeping the cube (money play, rule option beavers):
         instead of take(), or after it until the doubler throws."""
         self._refuse(self.why_not_beaver(player))
-        self.cube.beaver(self.rules.raccoons)
+        from bgcore import beavers
+
+        beavers.beaver(self.cube, self.rules.raccoons)
 
     def why_not_raccoon(self, player=None):
-        return offers.why_not_raccoon(self, player)
+        from bgcore import beavers
+
+        return beavers.why_not_raccoon(self, player)
 
     def raccoon(self, player=None):
         """The doubler answers a beaver by redoubling at once (rule option raccoons)."""
         self._refuse(self.why_not_raccoon(player))
-        self.cube.raccoon()
+        from bgcore import beavers
+
+        beavers.raccoon(self.cube)
 
     # --- resignation -----------------------------------------------------------------------------
 
     def why_not_resign(self, level=SINGLE, player=None):
-        return offers.why_not_resign(self, level, player)
+        from bgcore import resign  # loaded when a resignation is offered or asked about
+
+        return resign.why_not_resign(self, level, player)
 
     def resign(self, level=SINGLE, player=None):
         """Offer to resign a single (1), gammon (2) or backgammon (3); player None: the
@@ -404,7 +358,9 @@ class Game:
         self.cube.taken_by = None  # the doubler acted: too late to beaver
 
     def why_not_accept_resignation(self, player=None):
-        return offers.why_not_accept_resignation(self, player)
+        from bgcore import resign
+
+        return resign.why_not_accept_resignation(self, player)
 
     def accept_resignation(self, player=None):
         """The game ends at the offered level times the cube."""
@@ -424,9 +380,9 @@ class Game:
     def why_not_demand(self, level=None, player=None):
         if self.resignation is None:
             return "no resignation is on offer"
-        from bgcore import rare  # seldom needed: loaded when a resignation is on offer
+        from bgcore import resign
 
-        return rare.why_not_demand(self, level, player)
+        return resign.why_not_demand(self, level, player)
 
     def demand(self, level, player=None):
         """The opponent of a resigner requires a higher forfeit (a gammon for a single); the
@@ -439,16 +395,9 @@ class Game:
     def finish(self, winner, level=SINGLE, how="dropped"):
         """End the game by an outside decision (a chouette whose team has all dropped);
         scores `level` times the cube."""
-        if winner is None or offers.player_error(winner):
-            raise RuleError("the winner is player 0 or 1, got %r" % (winner,))
-        if not isinstance(level, int) or isinstance(level, bool) or \
-                not SINGLE <= level <= BACKGAMMON:
-            raise RuleError("a game is won single (1), gammon (2) or backgammon (3), got %r"
-                            % (level,))
-        if self.phase == OVER:
-            raise RuleError("the game is over")
-        points = scored(level, self.cube.value, self._single_gammons())
-        self._end(Result(winner, level, points, how))
+        from bgcore.chouette import finish  # a chouette's
+
+        finish(self, winner, level, how)
 
     def _end(self, result):
         self.result = result
@@ -466,16 +415,24 @@ class Game:
 
     # --- Match ID fields and snapshots -----------------------------------------------------------
 
+    # (bgcore.gamedata: loaded when first asked, by the host or for a journal's snapshot)
+
     def id_fields(self, length=0, score=(0, 0)):
         """The gnubg Match ID fields of this game (see bgcore.matchid)."""
+        from bgcore import gamedata
+
         return gamedata.id_fields(self, length, score)
 
     def to_dict(self):
         """Plain data (ints, strings, lists) from which from_dict rebuilds this game."""
+        from bgcore import gamedata
+
         return gamedata.to_dict(self)
 
     @classmethod
     def from_dict(cls, data):
+        from bgcore import gamedata
+
         return gamedata.from_dict(cls, data)
 
 

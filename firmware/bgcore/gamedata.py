@@ -1,15 +1,32 @@
-# A game's data: its result, its gnubg Match ID fields, and snapshots of plain data (ints,
-# strings, lists) that a journal can store and from_dict rebuilds.
-
-from collections import namedtuple
+# A game's data: the actions it allows now and its gnubg Match ID fields (the host's state),
+# and snapshots of plain data (ints, strings, lists) that a journal can store and from_dict
+# rebuilds. Loaded when first asked (bgcore.game).
 
 from bgcore.cube import Cube
+from bgcore.game import Result
 from bgcore.position import Position
 from bgcore.rules import Rules
 from bgcore.turn import Turn
 
-# how: "over" (all checkers borne off), "resigned" or "dropped" (a double refused).
-Result = namedtuple("Result", ("winner", "level", "points", "how"))
+ACTIONS = ("roll", "rethrow", "move", "undo", "double", "take", "drop", "beaver", "raccoon",
+           "resign", "accept_resignation", "reject_resignation", "demand")
+_ANSWERS = ("accept_resignation", "reject_resignation", "demand")
+
+
+def allowed(game):
+    """Names of the actions allowed now (bgcore.game.Game.allowed). A condition each of the
+    seldom ones needs is looked at first: a host's state would otherwise load their rules
+    (bgcore.rare, beavers, resign) in every game."""
+    out = []
+    for a in ACTIONS:
+        if a == "rethrow" and not game.rethrow_open or \
+                a == "beaver" and not (game.money and game.rules.beavers) or \
+                a == "raccoon" and game.cube.beaver_by is None or \
+                a in _ANSWERS and game.resignation is None:
+            continue
+        if game.can(a):
+            out.append(a)
+    return out
 
 
 def id_fields(game, length=0, score=(0, 0)):

@@ -2,10 +2,8 @@
 # cumulative score), played game after game.
 
 from bgcore.errors import RuleError
-from bgcore.game import PLAYING, Game
-from bgcore.position import Position
+from bgcore.game import Game
 from bgcore.rules import Rules
-from bgcore.turn import Turn
 
 
 class Match:
@@ -115,30 +113,9 @@ class Match:
         """A match resumed from a gnubg Match ID and the Position ID's Position (seen from the
         player on roll; default the starting position). Only a game not yet over can be
         resumed; rolls before are unknown, so the Holland rule counts as satisfied."""
-        from bgcore.matchid import decode
+        from bgcore.matchid import match_from_id  # the host's (it costs RAM)
 
-        f = decode(match_id)
-        if f["game_state"] not in ("none", "playing"):
-            raise RuleError("only a game in play can be resumed from a Match ID, this one is %s"
-                            % f["game_state"])
-        if rules is None:
-            rules = Rules(jacoby=f["jacoby"])
-        match = cls(f["match_length"], rules, f["score"], f["crawford"])
-        game = match.game
-        if f["game_state"] == "playing":
-            game.phase = PLAYING
-            game.player = f["on_roll"]
-            game.start = position if position is not None else Position.initial()
-            game.rolls = [2, 2]
-            game.cube.value = f["cube"]
-            game.cube.owner = f["cube_owner"]
-            if f["dice"]:
-                game.turn = Turn(game.start, f["dice"])
-            if f["double_offered"]:
-                game.cube.offered_by = f["on_roll"]
-            if f["resignation"]:
-                game.resignation = (1 - f["turn"], f["resignation"])
-        return match
+        return match_from_id(cls, match_id, position, rules)
 
     # --- snapshots -----------------------------------------------------------------------------
 

@@ -8,7 +8,16 @@
 
 import binascii
 
-from bgcore.errors import MatchIdError
+from bgcore.errors import RuleError
+from bgcore.offers import PLAYING
+from bgcore.position import Position
+from bgcore.rules import Rules
+from bgcore.turn import Turn
+
+
+class MatchIdError(ValueError):
+    """A gnubg Match ID, or a set of Match ID fields, that cannot describe a match."""
+
 
 KEYS = ("cube", "cube_owner", "on_roll", "crawford", "game_state", "turn", "double_offered",
         "resignation", "dice", "match_length", "score", "jacoby")
@@ -197,3 +206,29 @@ def _get(raw, offset, width):
         if (raw[k >> 3] >> (k & 7)) & 1:
             value |= 1 << i
     return value
+
+
+def match_from_id(cls, match_id, position=None, rules=None):
+    """bgcore.match.Match.from_match_id: a match (class cls) resumed from a Match ID."""
+    f = decode(match_id)
+    if f["game_state"] not in ("none", "playing"):
+        raise RuleError("only a game in play can be resumed from a Match ID, this one is %s"
+                        % f["game_state"])
+    if rules is None:
+        rules = Rules(jacoby=f["jacoby"])
+    match = cls(f["match_length"], rules, f["score"], f["crawford"])
+    game = match.game
+    if f["game_state"] == "playing":
+        game.phase = PLAYING
+        game.player = f["on_roll"]
+        game.start = position if position is not None else Position.initial()
+        game.rolls = [2, 2]
+        game.cube.value = f["cube"]
+        game.cube.owner = f["cube_owner"]
+        if f["dice"]:
+            game.turn = Turn(game.start, f["dice"])
+        if f["double_offered"]:
+            game.cube.offered_by = f["on_roll"]
+        if f["resignation"]:
+            game.resignation = (1 - f["turn"], f["resignation"])
+    return match

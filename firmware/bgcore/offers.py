@@ -1,9 +1,7 @@
-# When a game allows a double or a resignation, and why not: the cube's timing (whose turn,
-# before the roll), Crawford, Holland, beavers and raccoons, resignation levels. Each
-# function returns the reason an offer or answer is refused, naming the rule, or None.
-
-from bgcore.cube import SINGLE, check_level
-from bgcore.errors import RuleError
+# When a game allows a double, and why not: the cube's timing (whose turn, before the roll),
+# Crawford, Holland, the dead cube. Each function returns the reason an offer or answer is
+# refused, naming the rule, or None. Beavers and raccoons are bgcore.beavers', resignations
+# bgcore.resign's (loaded when used).
 
 OPENING = "opening"
 PLAYING = "playing"
@@ -75,55 +73,3 @@ def why_not_take(game, player=None):
     if game.phase != PLAYING:
         return "the game is over" if game.phase == OVER else "no double has been offered"
     return game.cube.why_not_answer(player)
-
-
-def why_not_beaver(game, player=None):
-    if player_error(player):
-        return player_error(player)
-    if game.phase != PLAYING:
-        return "the game is over" if game.phase == OVER else "no double has been offered"
-    return game.cube.why_not_beaver(player, game.rules, game.money)
-
-
-def why_not_raccoon(game, player=None):
-    if player_error(player):
-        return player_error(player)
-    if game.phase != PLAYING:
-        return "the game is over" if game.phase == OVER else "no beaver to answer"
-    if not game.money:
-        return "raccoons are not used in match play"
-    return game.cube.why_not_raccoon(player, game.rules)
-
-
-def why_not_resign(game, level=SINGLE, player=None):
-    if player_error(player):
-        return player_error(player)
-    try:
-        check_level(level)
-    except RuleError as e:
-        return str(e)
-    if game.phase != PLAYING:
-        return "the game is over" if game.phase == OVER else \
-            "no resignation before the opening throw"
-    if game.resignation is not None:
-        return "a resignation is already on offer"
-    if game.cube.offered_by is not None:
-        return "a double is on offer: the answer is take or drop"
-    return None
-
-
-def why_not_accept_resignation(game, player=None):
-    """Accept or reject: the resigner's opponent, or after a demand (a resignation of three
-    entries) the resigner, who agrees or plays on."""
-    if player_error(player):
-        return player_error(player)
-    res = game.resignation
-    if res is None:
-        return "no resignation is on offer"
-    if len(res) > 2:
-        if player is not None and player != res[0]:
-            return "player %d demanded a higher forfeit: player %d agrees or plays on" % (
-                player, res[0])
-    elif player is not None and player == res[0]:
-        return "player %d offered to resign: the opponent accepts or rejects" % player
-    return None

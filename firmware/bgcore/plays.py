@@ -1,5 +1,6 @@
-# Every distinct play of a roll. Host-side and test work: a hard roll has over 2,000 plays,
-# so the board itself never lists them (it asks Turn about one lifted checker at a time).
+# Every distinct play of a roll, and a play's .mat notation. Host-side and test work: a hard
+# roll has over 2,000 plays, so the board itself never lists them (it asks Turn about one
+# lifted checker at a time).
 
 from bgcore.movegen import apply, dice_to_play, landing, retract
 from bgcore.position import Position
@@ -48,3 +49,8 @@ def _walk(me, opp, dice, n, top, doubles, path, found):
                 path.pop()
                 retract(me, opp, src, dst, hit)
         src -= 1
+
+
+def notation(steps):
+    """Steps in .mat notation: `13/7 8/7*` (25 the bar, 0 off, * a hit)."""
+    return " ".join("%d/%d%s" % (s.src, s.dst, "*" if s.hit else "") for s in steps)

@@ -66,34 +66,9 @@ class Position:
     @classmethod
     def from_id(cls, pid):
         """Decode a gnubg Position ID (14 base64 characters); the side on roll is the mover."""
-        if not isinstance(pid, str) or len(pid) != 14:
-            raise PositionError("a Position ID has 14 characters: %r" % (pid,))
-        try:
-            raw = binascii.a2b_base64(pid + "==")
-        except Exception:
-            raise PositionError("not a Position ID (bad base64): %r" % pid)
-        if len(raw) != 10:
-            raise PositionError("not a Position ID: %r" % pid)
-        sides = (bytearray(26), bytearray(26))  # not on roll first, as gnubg writes it
-        which = 0
-        point = 1
-        for k in range(80):
-            if which == 2:
-                if (raw[k >> 3] >> (k & 7)) & 1:
-                    raise PositionError("Position ID %r has bits after both sides" % pid)
-                continue
-            if (raw[k >> 3] >> (k & 7)) & 1:
-                sides[which][point] += 1
-                if sides[which][point] > CHECKERS:
-                    raise PositionError("Position ID %r: more than 15 checkers" % pid)
-            else:
-                point += 1
-                if point == 26:
-                    which += 1
-                    point = 1
-        if which != 2:
-            raise PositionError("Position ID %r is incomplete" % pid)
-        return cls(sides[1], sides[0])
+        from bgcore.positionid import decode  # loaded when first asked (a snapshot, the host)
+
+        return cls(*decode(pid))
 
     def to_id(self):
         """The gnubg Position ID of this position with the mover on roll."""
@@ -115,10 +90,6 @@ class Position:
         """(mover, opponent) pip counts; a checker on the bar counts 25."""
         return (_pips(self.mover), _pips(self.opponent))
 
-    def opponent_at(self, p):
-        """Opponent checkers on the mover's point p (1..24)."""
-        return self.opponent[25 - p]
-
     def __eq__(self, other):
         return (
             isinstance(other, Position)
@@ -136,6 +107,10 @@ class Position:
         return "Position.from_id(%r)" % self.to_id()
 
     def __str__(self):
+        """A text board from the mover's side (bgcore.drawing, loaded when asked: the board
+        itself never draws one)."""
+        from bgcore.drawing import diagram
+
         return diagram(self)
 
 
@@ -144,11 +119,3 @@ def _pips(side):
     for p in range(1, 26):
         total += p * side[p]
     return total
-
-
-def diagram(position):
-    """A text board from the mover's side: mover X moves from 24 down to 1, opponent O (drawn
-    by bgcore.drawing, loaded when asked: the board itself never draws one)."""
-    from bgcore.drawing import diagram as draw
-
-    return draw(position)

@@ -1,30 +1,11 @@
-# Rules the board seldom needs, loaded on first use (RAM): the acceptor's demand of a higher
-# forfeit, a shut-out player's pass, and the events of those and of irregular throws
-# (bgcore.irregular), applied as a journal replays them.
+# Rules the board seldom needs, loaded on first use (RAM): a shut-out player's pass, the
+# opening rethrow (old rule options), and the events of those, of the acceptor's demand of a
+# higher forfeit (bgcore.resign) and of irregular throws (bgcore.irregular), applied as a
+# journal replays them.
 
-from bgcore.cube import LEVEL_NAMES, check_level
 from bgcore.errors import RuleError
-from bgcore.offers import PLAYING, why_not_accept_resignation
+from bgcore.offers import PLAYING, player_error
 from bgcore.position import BAR
-
-
-def why_not_demand(game, level=None, player=None):
-    """Why the player offered a resignation may not demand `level` (None: any higher one)
-    instead: "the player accepting the forfeit must decide whether to accept the forfeit as
-    a single loss or to require the opponent to forfeit to a gammon"."""
-    res = game.resignation
-    reason = why_not_accept_resignation(game, player)
-    if reason or len(res) > 2:
-        return reason or "a higher forfeit is demanded: player %d agrees or plays on" % res[0]
-    if level is None:
-        level = res[1] + 1
-    try:
-        check_level(level)
-    except RuleError as e:
-        return str(e)
-    if level <= res[1]:
-        return "a demand asks more than the %s offered" % LEVEL_NAMES[res[1]]
-    return None
 
 
 def shut_out(game):
@@ -58,6 +39,24 @@ def pass_turn(game, player=None):
     game.cube.beaver_by = game.cube.taken_by = None  # the doubler's action: too late now
     game.start = game.start.swapped()
     game.player = 1 - game.player
+
+
+def why_not_rethrow(game, player=None):
+    """Why the first player may not throw both dice again instead of playing the opening
+    numbers (rule option opening_rethrow), or None."""
+    if player_error(player):
+        return player_error(player)
+    if not game.rules.opening_rethrow:
+        return "the first player plays the opening numbers (rule option opening_rethrow " \
+               "is off)"
+    if not game.rethrow_open or game.turn is None:
+        return "only the first player, instead of playing the opening throw, may throw " \
+               "both dice again"
+    if game.turn.moves:
+        return "the opening numbers are being played: take the checkers back to rethrow"
+    if player is not None and player != game.player:
+        return "only the first player (player %d) may rethrow" % game.player
+    return None
 
 
 def apply(game, ev):

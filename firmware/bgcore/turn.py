@@ -23,11 +23,6 @@ def check_dice(dice):
     return (a, b) if a >= b else (b, a)
 
 
-def notation(steps):
-    """Steps in .mat notation: `13/7 8/7*` (25 the bar, 0 off, * a hit)."""
-    return " ".join("%d/%d%s" % (s.src, s.dst, "*" if s.hit else "") for s in steps)
-
-
 class Turn:
     """One roll being played, step by step, from `position` (mover on roll) with `dice`.
 
@@ -204,65 +199,9 @@ class Turn:
 
     def why_not(self, src, dst):
         """Why a checker may not go from src to dst now, in words for the player."""
-        me = self._me
-        if not self._left:
-            if not self.required:
-                return "no legal play with %d-%d: the turn passes" % self.dice
-            return "the play is complete: no dice left"
-        if not _is_point(src, 1, BAR) or not _is_point(dst, OFF, 24):
-            return "no such move: %r to %r" % (src, dst)
-        if not me[src]:
-            return "you have no checker on %s" % point_name(src)
-        if me[BAR] and src != BAR:
-            return "enter from the bar first (%d on the bar)" % me[BAR]
-        if dst >= src:
-            return "checkers move from higher points to lower ones"
-        if dst == OFF and _highest(me) > 6:
-            return "you may bear off only when all your checkers are home (one is on %s)" % (
-                point_name(_highest(me))
-            )
-        if dst and self._opp[25 - dst] > 1:
-            return "%s is held by your opponent" % point_name(dst)
-        rolled = self._rolled_left()
-        dice_left = "-".join(str(d) for d in rolled)
-        if not self._reachable_ignoring_rest(src, dst, rolled):
-            if dst == OFF:
-                return "no die left (%s) bears off from %s: a higher die only bears off from " \
-                       "your highest point" % (dice_left, point_name(src))
-            return "no die or dice left (%s) take a checker from %s to %s on open points" % (
-                dice_left, point_name(src), point_name(dst)
-            )
-        if len(self.required) == 1 and self.dice[0] != self.dice[1]:
-            return "only one die can be played and it must be the %d" % self.required[0]
-        return "that would leave dice unplayable: this roll must use %d dice" % len(self.required)
+        from bgcore import moving  # loaded when a move is refused
 
-    def _rolled_left(self):
-        # The dice thrown and not yet used (the rules may not let all of them be played).
-        left = list(self.dice) * (2 if self.dice[0] == self.dice[1] else 1)
-        for s in self.steps:
-            left.remove(s.die)
-        return left
-
-    def _reachable_ignoring_rest(self, src, dst, left):
-        # Is dst reachable by any chain of these dice, whether or not the rest could follow?
-        me = self._me
-        opp = self._opp
-        for i in range(len(left)):
-            die = left[i]
-            to = landing(me, opp, src, die)
-            if to < 0:
-                continue
-            if to == dst:
-                return True
-            if to == 0:
-                continue
-            hit = apply(me, opp, src, to)
-            rest = left[:i] + left[i + 1:]
-            found = self._reachable_ignoring_rest(to, dst, rest)
-            retract(me, opp, src, to, hit)
-            if found:
-                return True
-        return False
+        return moving.why_not(self, src, dst)
 
 
 def _route_order(route):
@@ -276,10 +215,3 @@ def _is_point(p, lo, hi):
 
 def _hits_on_way(route):
     return tuple(sorted(s.dst for s in route[:-1] if s.hit))
-
-
-def _highest(side):
-    p = BAR
-    while p > 0 and not side[p]:
-        p -= 1
-    return p

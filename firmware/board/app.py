@@ -396,9 +396,9 @@ class App:
             out.update(self.info())
             return out
         if cmd == "dump":
-            from board import seldom  # loaded on first use
+            from board import maintenance  # loaded on first use
 
-            return seldom.dump(self)
+            return maintenance.dump(self)
         if cmd == "roll":
             dice = args.get("dice")
             board.roll((dice[0], dice[1]) if dice else None)
@@ -428,7 +428,9 @@ class App:
             missing, extra = board.verify()
             return {"missing": missing, "extra": extra}
         elif cmd == "ledtest":
-            return self._ledtest()
+            from board import maintenance
+
+            return maintenance.ledtest(self)
         elif cmd == "calibrate":
             from board import calibration, forget  # loaded only to calibrate, then let go
 
@@ -440,7 +442,9 @@ class App:
         elif cmd == "journal":
             return self._journal(args["since"])
         elif cmd == "kept":
-            return self._kept(args.get("name"), args.get("offset", 0))
+            from board import maintenance
+
+            return maintenance.kept(self, args.get("name"), args.get("offset", 0))
         elif cmd == "ack":
             return self._ack(args["journal"], args["seq"])
         elif cmd == "guide":
@@ -509,40 +513,6 @@ class App:
             raise CommandError("ack: the journal ends at %d" % self.journal.last_seq)
         self.archive.trim(seq)
         return {"first": self.journal.first_seq}
-
-    def _kept(self, name, offset):
-        # The journals set aside (unreadable, damaged, or no longer replayable): their names
-        # and sizes, or a page of one in base64 (a damaged file may hold any byte).
-        st = self.hw.storage
-        prefix = self.journal.name + ".bad"
-        if name is None:
-            return {"files": [[n, st.size(n)] for n in sorted(st.names())
-                              if n.startswith(prefix)]}
-        size = st.size(name) if name.startswith(prefix) and "/" not in name else None
-        if size is None:
-            raise CommandError("kept: no journal kept as %r" % name[:32])
-        if offset < 0:
-            raise CommandError("kept: offset is 0 or more")
-        import binascii
-
-        f = st.open(name, "rb")
-        try:
-            f.seek(offset)
-            data = f.read(KEPT_PAGE)
-        finally:
-            f.close()
-        return {"name": name, "offset": offset, "size": size,
-                "data": binascii.b2a_base64(data).decode().strip()}
-
-    def _ledtest(self):
-        r = self.renderer
-        r.clear()
-        for i in range(r.map.count):
-            r.set(i, (255, 255, 255))
-        r.show()
-        ma = r.estimate()
-        self.board.draw()
-        return {"leds": r.map.count, "ma": ma}
 
     def _new_sensing(self, learned=None):
         # learned: what an earlier pipeline learned (at power-up, from flash); a calibration

@@ -17,7 +17,7 @@ from bgcore import Position, Rules
 from bgcore.position import OFF
 from board.layout import heights_from_counts
 from board.record import IDLE, OPENING, OVER, PLAYING, RARE, SETUP, Record, match_event
-from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations
+from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations, differences
 from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, VERIFY  # the buttons' bits
 
 PASS_MS = 2000     # a roll with no legal play is shown this long, then passes
@@ -191,41 +191,25 @@ class Controller(Record):
         if game.is_over():
             self._result()
 
+    # Resignations, a take-back by command, verify: board.seldom's (loaded when first used).
+
     def resign(self, level):
-        game = self._game("resign")
-        self.settle()
-        reason = game.why_not_resign(level) or self.session.waiting()
-        if reason:
-            raise ValueError(reason)
-        player = game.on_roll
-        if player != game.player or game.play_complete():
-            self._accept_play()
-        self._commit({"ev": "resign", "player": player, "level": level})
+        """The player on roll (or whose turn it is to act) offers to resign `level`."""
+        from board import seldom
+
+        seldom.resign(self, level)
 
     def answer_resignation(self, accept):
         """The resigner's opponent accepts or rejects; after a demand the resigner does."""
-        game = self._game("answer")
-        reason = game.why_not_accept_resignation()
-        res = game.resignation
-        if reason or res is None:
-            raise ValueError(reason or "no resignation to answer")
-        self._commit({"ev": "accept" if accept else "reject",
-                      "player": res[0] if len(res) > 2 else game.decider})
-        if game.is_over():
-            self._result()
+        from board import seldom
+
+        seldom.answer_resignation(self, accept)
 
     def undo(self):
         """Take back the last checker moved (the board then shows it must go back)."""
-        game = self._game("undo")
-        reason = game.why_not_undo()
-        turn = game.turn
-        if reason or turn is None:
-            raise ValueError(reason or "no throw to take a checker back from")
-        steps = turn.undo()
-        if self.tracker is not None:
-            # Not to be read again from the board until the checker is back.
-            self.tracker.hold = (steps[0].src, steps[-1].dst)
-        self._update()
+        from board import seldom
+
+        seldom.undo(self)
 
     def _game(self, what):
         # The game, if `what` may be done in this phase.
@@ -472,28 +456,16 @@ class Controller(Record):
 
     def _differences(self, side, position, r):
         # Fill r with the places that differ from position (side on roll); True if none.
-        mine = deviations(self.sensed, side, position.mover)
-        theirs = deviations(self.sensed, 1 - side, position.opponent)
-        r.missing = [(side, p) for p, d in mine if d < 0] + [(1 - side, p) for p, d in theirs
-                                                              if d < 0]
-        r.extra = [(side, p) for p, d in mine if d > 0] + [(1 - side, p) for p, d in theirs
-                                                           if d > 0]
+        differences(r, side, deviations(self.sensed, side, position.mover),
+                    deviations(self.sensed, 1 - side, position.opponent))
         return not r.missing and not r.extra
 
     def verify(self):
-        """Every difference between the sensed board and the expected position."""
-        expected = self.expected()
-        r = Reading()
-        if expected is not None and self.sensed is not None:
-            side, position = expected
-            if self.tracker is not None:
-                position = self.tracker.turn.position
-            self._differences(side, position, r)
-            if self.renderer is not None:
-                self.renderer.clear()
-                self.renderer.differences(r.missing, r.extra)
-                self.renderer.show()
-        return r.missing, r.extra
+        """Every difference between the sensed board and the expected position: (missing,
+        extra), and the LEDs show them."""
+        from board import seldom
+
+        return seldom.verify(self)
 
     def draw(self):
         """Light the LEDs for the state as it stands."""

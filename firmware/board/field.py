@@ -4,7 +4,7 @@
 
 from array import array
 
-from board.layout import SLOTS, filled, neighbour_table
+from board.layout import SLOTS, filled
 from board.sensing import HYSTERESIS
 
 
@@ -36,6 +36,8 @@ def build(f, levels, thresholds, hysteresis, kernels, table):
         if f.fall[b] <= (f.rise[b - 1] if b else 0):
             raise ValueError("thresholds: increasing, their hysteresis bands apart")
     if kernels is None and table is None:
+        from board.neighbours import neighbour_table  # let go with this module (Field)
+
         kernels, table = neighbour_table()
     if kernels is None or table is None or len(table) != SLOTS:
         raise ValueError("the neighbour table needs kernels and 128 slots' neighbours")

@@ -1,7 +1,11 @@
-# Board actions seldom used, loaded on first use (RAM): the acceptor's demand of a higher
-# forfeit, irregular throws with physical dice (cocked dice thrown again, a play voided
-# by the opponent), and the sensors' dump. Each is checked by bgcore, then committed as the controller commits any
-# event (board.controller.Controller._commit: journaled, then sent).
+# Board actions seldom used, loaded on first use (RAM): resignations (offered, answered, the
+# acceptor's demand of a higher forfeit), a take-back by command, irregular throws with
+# physical dice (cocked dice thrown again, a play voided by the opponent), the differences
+# from the expected position shown (verify). Each action is checked by bgcore, then
+# committed as the controller commits any event (board.controller.Controller._commit:
+# journaled, then sent); the controller's methods of the same names call these.
+
+from board.tracker import Reading
 
 
 def command(board, cmd, args):
@@ -10,6 +14,43 @@ def command(board, cmd, args):
         demand(board, args["level"])
     else:
         irregular(board, cmd, args.get("dice"))
+
+
+def resign(board, level):
+    game = board._game("resign")
+    board.settle()
+    reason = game.why_not_resign(level) or board.session.waiting()
+    if reason:
+        raise ValueError(reason)
+    player = game.on_roll
+    if player != game.player or game.play_complete():
+        board._accept_play()
+    board._commit({"ev": "resign", "player": player, "level": level})
+
+
+def answer_resignation(board, accept):
+    game = board._game("answer")
+    reason = game.why_not_accept_resignation()
+    res = game.resignation
+    if reason or res is None:
+        raise ValueError(reason or "no resignation to answer")
+    board._commit({"ev": "accept" if accept else "reject",
+                   "player": res[0] if len(res) > 2 else game.decider})
+    if game.is_over():
+        board._result()
+
+
+def undo(board):
+    game = board._game("undo")
+    reason = game.why_not_undo()
+    turn = game.turn
+    if reason or turn is None:
+        raise ValueError(reason or "no throw to take a checker back from")
+    steps = turn.undo()
+    if board.tracker is not None:
+        # Not to be read again from the board until the checker is back.
+        board.tracker.hold = (steps[0].src, steps[-1].dst)
+    board._update()
 
 
 def demand(board, level):
@@ -45,23 +86,17 @@ def _refuse(reason):
         raise ValueError(reason)
 
 
-def dump(app):
-    """The host's dump: the sensors as they read (app: board.app.App)."""
-    # Lists made at their full size at once (grown item by item they would leave holes in
-    # the heap); per slot, how far its reading is inside the window that keeps its code: a
-    # digit per 8 counts (the hysteresis), '-' an ignored sensor.
-    s = app.sensor_loop.sensing
-    raw = app.raw
-    n = len(raw)
-    out = [0] * n
-    codes = [0] * n
-    offsets = [0] * n
-    conf = bytearray(n)
-    for i in range(n):
-        r = out[i] = raw[i]
-        codes[i] = s.frame[i]
-        offsets[i] = s.offset(i)
-        m = s.margin(i, r) >> 3
-        conf[i] = 45 if s.disabled[i] else 48 + (m if m < 9 else 9)
-    return {"raw": out, "codes": codes, "offsets": offsets, "faulty": s.blind(),
-            "confidence": conf.decode(), "learned": s.learned()}
+def verify(board):
+    """Every difference between the sensed board and the expected position."""
+    expected = board.expected()
+    r = Reading()
+    if expected is not None and board.sensed is not None:
+        side, position = expected
+        if board.tracker is not None:
+            position = board.tracker.turn.position
+        board._differences(side, position, r)
+        if board.renderer is not None:
+            board.renderer.clear()
+            board.renderer.differences(r.missing, r.extra)
+            board.renderer.show()
+    return r.missing, r.extra

@@ -55,7 +55,7 @@ class Field:
     hysteresis: counts a reading must pass beyond a boundary to leave its present code: one
     number, or one per boundary (default HYSTERESIS: about 3 x the noise; the 2/3 margin
     is only 30 counts).
-    kernels, table: the neighbour table (default: board.layout.neighbour_table()).
+    kernels, table: the neighbour table (default: board.neighbours.neighbour_table()).
     kernels[k]: counts a neighbour holding 1, 2, 3+ white checkers adds to a reading (black:
     negated; entries past the third are ignored). table[slot]: [other, k, other, k, ...],
     the neighbours whose field slot's sensor picks up, with their kernels (the format of
@@ -82,10 +82,11 @@ def _builder():
 
 
 def _forget():
-    # The builder's code goes once a Field stands.
+    # The builder's code goes once a Field stands (and the default neighbour table's).
     import board
 
     board.forget("field")
+    board.forget("neighbours")
 
 
 def _recall(sensing, saved):

@@ -7,7 +7,6 @@
 # a whole, legal step. Counts are in each side's own numbering (25 its bar); sensing cannot
 # see the trays, so a checker that leaves the board may be in a hand or borne off.
 
-from bgcore import IllegalMoveError
 from board.layout import BAR_FIRST, POINT_SLOTS, SLOTS
 
 # What the board looks like, from the tracker's point of view.
@@ -117,8 +116,9 @@ class Sensed:
 
 class Reading:
     """The tracker's conclusion: `state` and the points that go with it (mover's numbering):
-    `origin` and `targets` for a lift; `wrong` and `reason` for an illegal or pending
-    placement; `missing` and `extra` as (side, point) pairs for a disturbance."""
+    `origin` and `targets` for a lift; `wrong` for an illegal or pending placement (the point
+    to show; the words for it are the turn's, why_not(origin, wrong), for whoever asks: the
+    LEDs do not); `missing` and `extra` as (side, point) pairs for a disturbance."""
 
     def __init__(self):
         self.clear()
@@ -128,7 +128,6 @@ class Reading:
         self.origin = -1
         self.targets = ()
         self.wrong = -1
-        self.reason = ""
         self.missing = ()  # not new lists: this runs at every change the sensors see
         self.extra = ()
 
@@ -157,6 +156,21 @@ def deviations(sensed, side, expected, hidden=None):
             continue
         out.append((p, have - want))
     return out
+
+
+def differences(r, side, mine, theirs):
+    """Fill r.missing and r.extra (a Reading's) with (side, point) pairs from deviations():
+    `mine` those of `side`, `theirs` the other side's."""
+    missing = []
+    extra = []
+    for who, devs in ((side, mine), (1 - side, theirs)):
+        for p, d in devs:
+            if d < 0:
+                missing.append((who, p))
+            elif d > 0:
+                extra.append((who, p))
+    r.missing = missing
+    r.extra = extra
 
 
 def _spread(devs, sign):
@@ -299,12 +313,6 @@ class Tracker:
             return
         r.state = ILLEGAL
         r.wrong = src
-        if not turn.remaining:
-            r.reason = "the play is complete"
-        elif turn.position.mover[25] and src != 25:
-            r.reason = "enter from the bar first"
-        else:
-            r.reason = "no legal move for the checker on %d" % src
 
     def _try_placement(self, src, dst, theirs, sensed, r):
         turn = self.turn
@@ -321,7 +329,6 @@ class Tracker:
             r.state = ILLEGAL
             r.origin = src
             r.wrong = dst
-            r.reason = turn.why_not(src, dst)
             return True
         for way in ways:
             if _shows_hits(theirs, _hit_points(way), False, sensed.unseen[1 - self.mover]):
@@ -332,8 +339,7 @@ class Tracker:
             if _hit_points(way):  # legal, once the hit checker is on the bar
                 r.state = HIT_WAIT
                 r.origin = src
-                r.wrong = _hit_points(way)[0]
-                r.reason = "put the hit checker on %d on the bar" % r.wrong
+                r.wrong = _hit_points(way)[0]  # its checker is to go to the bar
                 return True
         return False
 
@@ -389,11 +395,11 @@ class Tracker:
                 later.append(turn.undo())
             later.pop()  # the move taken back
             redone = 0
-            try:
-                for m in reversed(later):
-                    turn.move(m[0].src, m[-1].dst, _hits_on_way(m))
-                    redone += 1
-            except IllegalMoveError:
+            for m in reversed(later):
+                if not _redo(turn, m):
+                    break
+                redone += 1
+            if redone < len(later):
                 # The later moves needed this one: put everything back as it was.
                 for _ in range(redone):
                     turn.undo()
@@ -438,10 +444,20 @@ class Tracker:
 
     def _restore(self, mine, theirs, r):
         r.state = RESTORE
-        r.missing = [(self.mover, p) for p, d in mine if d < 0]
-        r.missing += [(1 - self.mover, p) for p, d in theirs if d < 0]
-        r.extra = [(self.mover, p) for p, d in mine if d > 0]
-        r.extra += [(1 - self.mover, p) for p, d in theirs if d > 0]
+        differences(r, self.mover, mine, theirs)
+
+
+def _redo(turn, move):
+    # Make an earlier move (its Steps) again, if it still plays with the same hits: True if
+    # it did. (Asked first, not tried: a refused move's words cost a Pico time and RAM.)
+    src = move[0].src
+    dst = move[-1].dst
+    hits = _hits_on_way(move)
+    for way in turn.paths(src, dst):
+        if _hits_on_way(way) == hits:
+            turn.move(src, dst, hits)
+            return True
+    return False
 
 
 def _shows_hits(theirs, hit_points, undone=False, unseen=None):

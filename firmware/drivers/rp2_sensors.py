@@ -59,7 +59,7 @@ class Rp2Sensors:
         """mux_select: the 4 select lines S0..S3 and bank_select the 3 lines A0..A2
         (machine.Pin outputs); bank_enable: a Pin output, powering the chosen bank at
         enable_active; adc: the machine.ADC all banks read through; slot_table: each slot's
-        (bank, channel) (board.layout.slot_table). settle_us: the wait after powering a bank
+        (bank, channel) (board.wiring.slot_table). settle_us: the wait after powering a bank
         before its first reading (the DRV5055 powers up in about 0.2 ms), mux_settle_us
         after each select change."""
         if len(mux_select) != 4 or len(bank_select) != 3:

@@ -1,7 +1,6 @@
 # Two simulated players at a virtual board: they set up, throw, play random legal plays by
 # hand (clumsily at times), double, take and drop at random. Every play the board commits is
-# checked against what the hands did. Power cuts may be thrown in: the board restarts from
-# its journal and the players put the checkers back where it asks.
+# checked against what the hands did. (Power cuts thrown in: sim.power_cuts.)
 
 from bgcore import Position
 from board.controller import IDLE, OPENING, OVER, PASS_MS, PLAYING, SETUP
@@ -12,28 +11,18 @@ from sim.rng import Rng
 
 
 class Autoplay:
-    """Plays on `vb` (sim.virtual_board.VirtualBoard). Percentages: double_pct of the turns where a
-    double is allowed, take_pct of doubles taken. `journal_factory`, if given, reopens the
-    journal after a power cut; cut_pct is the chance of a cut per play."""
+    """Plays on `vb` (sim.virtual_board.VirtualBoard). Percentages: double_pct of the turns
+    where a double is allowed, take_pct of doubles taken."""
 
-    def __init__(self, vb, seed=1, double_pct=8, take_pct=70, cut_pct=0, journal_factory=None):
+    def __init__(self, vb, seed=1, double_pct=8, take_pct=70):
         self.vb = vb
         self.rng = Rng(seed * 31 + 5)
         self.double_pct = double_pct
         self.take_pct = take_pct
-        self.cut_pct = cut_pct
-        if cut_pct:  # loaded only with power cuts, and now: later the heap may lack a piece
-            from sim.digest import fingerprint
-
-            self._digest = fingerprint
-        self.journal_factory = journal_factory
         self.intended = None  # (player, Position after the play the hands made)
-        self.committed = None  # fingerprint of the board's snapshot after its last event
         self.plays = 0  # plays committed and checked
         self.mismatches = []  # plays the board committed differently from the hands
         self.stuck = 0  # times the board did not agree with the hands after a play
-        self.cuts = 0
-        self.resumed_wrong = 0
         self.games = 0
         self.setups_refused = 0  # set-ups the board did not see as the starting position
         vb.emit = self.on_message  # the board's messages reach it through vb
@@ -54,11 +43,6 @@ class Autoplay:
                     self.mismatches.append((msg["moves"], want.to_id(), got.to_id()))
         if ev == "result":
             self.games += 1
-        if self.cut_pct:  # what a restart must come back to
-            self.committed = self._fingerprint()
-
-    def _fingerprint(self):
-        return self._digest(self.vb.board.snapshot())
 
     def _played(self, msg):
         # The position the board's play leads to: its game has applied it already.
@@ -118,7 +102,7 @@ class Autoplay:
         if turn is not None and not turn.required:
             self.vb.wait(PASS_MS + 100)  # a roll with no play passes by itself
             return
-        if game.can_double() and self.chance(self.double_pct):
+        if game.can("double") and self.chance(self.double_pct):
             self.press(DOUBLE)
             return
         self.press(ROLL)
@@ -138,23 +122,10 @@ class Autoplay:
     def play_roll(self, game):
         turn = game.turn
         side = game.player
-        moves = choose_play(turn, self.rng)
-        plan = scratch(turn)
-        for m in moves:
-            plan.move(m[0].src, m[-1].dst, [s.dst for s in m[:-1] if s.hit])
-        after = plan.position
+        moves, after = choose_play(turn, self.rng)
         self.intended = (side, after)
-        actions = self.vb.hands.play(side, scratch(turn), moves)
-        if self.cut_pct and self.chance(self.cut_pct):
-            n = self.rng.randint(0, 6)
-            for ms in actions:
-                self.vb.wait(ms)
-                n -= 1
-                if n < 0:
-                    break
-            self.power_cut()
+        if not self.act(self.vb.hands.play(side, scratch(turn), moves)):
             return
-        self.vb.act(actions)
         self.vb.wait(200)
         board = self.vb.board
         try:
@@ -166,6 +137,11 @@ class Autoplay:
         if board.reading.state != STEADY or not turn.can_end() or turn.position != after:
             self.stuck += 1
             self.restore()
+
+    def act(self, actions):
+        """Carry out the hands' actions (False: they were cut short, sim.power_cuts)."""
+        self.vb.act(actions)
+        return True
 
     def restore(self):
         """Put the checkers where the board expects them (a person following the LEDs)."""
@@ -180,17 +156,3 @@ class Autoplay:
                         else (position.opponent, position.mover))
         self.vb.table.set_position(white, black)
         self.vb.wait(400)
-
-    def power_cut(self):
-        """The power goes and comes back: the board restarts from its journal."""
-        self.cuts += 1
-        self.intended = None
-        self.vb.power_up(self.journal_factory)
-        self.check_resumed()
-
-    def check_resumed(self):
-        """After a restart: the board must be back at its last committed event. Then the
-        players put the checkers where it asks."""
-        if self.committed is not None and self._fingerprint() != self.committed:
-            self.resumed_wrong += 1
-        self.restore()

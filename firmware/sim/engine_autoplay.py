@@ -75,7 +75,7 @@ class EngineAutoplay(Autoplay):
         if game.on_roll == engine:
             self.idle()  # the engine throws or doubles
             return
-        if game.can_double() and self.chance(self.double_pct):
+        if game.can("double") and self.chance(self.double_pct):
             self.press(DOUBLE)
             return
         self.press(ROLL)

@@ -64,13 +64,13 @@ class Hands:
             src = move[0].src
             dst = move[-1].dst
             if self._chance():
-                victim = self._pick([p for p in range(1, 25)
-                                     if p != src and turn.position.mover[p]])
+                mine = turn.position.mover
+                victim = self._pick(lambda p: p != src and mine[p])
                 if victim:
                     for w in self.knock(side, victim):
                         yield w
             if self._chance():
-                wrong = self._pick(self._wrong_points(turn, src, dst))
+                wrong = self._pick(self._wrong_point(turn, src, dst))
                 if wrong:
                     for w in self.carry(side, src, wrong):
                         yield w
@@ -84,7 +84,7 @@ class Hands:
                         for w in self.carry(1 - side, 25 - s.dst, 25):
                             yield w
             else:
-                over = [p for p in range(src - 1, max(dst, 1) - 1, -1)][:4]
+                over = range(src - 1, max(dst, 1, src - 4) - 1, -1)  # up to 4 points passed
                 for w in self.carry(side, src, dst, over):
                     yield w
                 for s in move:
@@ -93,18 +93,27 @@ class Hands:
                             yield w
             turn.move(move[0].src, dst, [s.dst for s in move[:-1] if s.hit])
 
-    def _pick(self, items):
-        return items[self.rng.randint(0, len(items) - 1)] if items else 0
+    def _pick(self, test):
+        # A random point 1..24 of those test(p) accepts (0: none). Counted, then drawn: no
+        # list of them (the soaks run in a Pico's heap).
+        return _nth(test, 1, 24, self.rng)
 
-    def _wrong_points(self, turn, src, dst):
+    def _wrong_point(self, turn, src, dst):
         # Points the rules refuse for this checker, empty or the mover's own, and not the
         # origin of an earlier move (putting it there would read as a takeback).
-        position = turn.position
+        theirs = turn.position.opponent
         legal = turn.destinations(src)
-        earlier = [m[0].src for m in turn.moves]
-        return [p for p in range(1, 25)
-                if p != src and p != dst and p not in legal and p not in earlier
-                and not position.opponent[25 - p]]
+        moves = turn.moves
+
+        def wrong(p):
+            if p == src or p == dst or p in legal or theirs[25 - p]:
+                return False
+            for m in moves:
+                if m[0].src == p:
+                    return False
+            return True
+
+        return wrong
 
 
 def scratch(turn):
@@ -119,8 +128,7 @@ def random_play(turn, rng):
     """Complete `turn` (a bgcore.Turn) in place with random legal moves: a random checker,
     a random destination, a random way there (hit or pass by). rng: randint(a, b)."""
     while not turn.can_end():
-        srcs = [p for p in range(25, 0, -1) if turn.destinations(p)]
-        src = srcs[rng.randint(0, len(srcs) - 1)]
+        src = _nth(turn.destinations, 25, 1, rng)  # the points, from the bar down
         dests = turn.destinations(src)
         dst = dests[rng.randint(0, len(dests) - 1)]
         ways = turn.paths(src, dst)
@@ -130,7 +138,28 @@ def random_play(turn, rng):
 
 
 def choose_play(turn, rng):
-    """Random legal moves that complete `turn` (left as it was): [tuples of Steps]."""
+    """Random legal moves that complete `turn` (left as it was): ([tuples of Steps], the
+    Position they lead to, the mover still on roll)."""
     plan = scratch(turn)
     done = len(plan.moves)
-    return random_play(plan, rng).moves[done:]
+    random_play(plan, rng)
+    return plan.moves[done:], plan.position
+
+
+def _nth(test, first, last, rng):
+    # A random one of the points from first to last (either way) that test(p) accepts, as
+    # rng.randint over the list of them would draw it; 0 when there is none.
+    step = 1 if last >= first else -1
+    n = 0
+    for p in range(first, last + step, step):
+        if test(p):
+            n += 1
+    if not n:
+        return 0
+    k = rng.randint(0, n - 1)
+    for p in range(first, last + step, step):
+        if test(p):
+            if not k:
+                return p
+            k -= 1
+    return 0

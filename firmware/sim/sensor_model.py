@@ -4,7 +4,7 @@
 #   raw = zero[s] + drift[s](t) + gain[s] x (own field + neighbours' fields) + noise
 # own field of a stack of h checkers: 860, +177, +61, then +10 per layer (hardware.md), sign
 # +1 white (north-up), -1 black; neighbours' fields add linearly through kernels and a table
-# as in board.sensing.Field (default board.layout.neighbour_table(): -10..-13 counts per nearest
+# as in board.sensing.Field (default board.neighbours.neighbour_table(): -10..-13 counts per nearest
 # neighbour, 51 counts in the worst case; a kernel's last entry serves taller stacks); zero
 # spread +-offset_spread counts, sensitivity spread +-gain_spread;
 # Gaussian-ish noise (sum of four uniform bytes) of noise counts RMS; drift: a triangle wave
@@ -23,7 +23,7 @@
 
 from array import array
 
-from board.layout import SLOTS, filled, heights_from_counts, neighbour_table
+from board.layout import SLOTS, filled, heights_from_counts
 from board.sensing import default_field
 from sim.clock import PERIOD, SimClock  # noqa: F401 - SimClock: where it was
 from sim.rng import Rng
@@ -34,7 +34,8 @@ _NOISE_MASK = 255  # noise table of 256 samples
 _STEPS = (860, 177, 61) + (10,) * 12
 class SensorModel:
     """Simulated hall sensors (board.hw.Scanner). Put checkers with set_heights, set_slot or
-    set_counts; read_into(buf) gives the 128 raw counts of one scan at clock's time.
+    set_counts; read_into(buf) gives the 128 raw counts of one scan at clock's time; break
+    a sensor with sim.faults.fault.
 
     noise: RMS counts; offset_spread: +-counts; gain_spread: +-fraction; drift: +-counts;
     steps: counts each layer of a stack adds (its last entry repeats for taller stacks);
@@ -94,13 +95,15 @@ class SensorModel:
                 self._period[s] = p
                 self._phase[s] = ph
         # Noise per slot (1/65536 of the table's) and rails, per slot only once a fault
-        # needs it.
+        # needs it (sim.faults).
         self._q = self._noise_q(noise)
         self._nq = None  # type: array | None
         self._stuck = None  # type: array | None
         self._dead = None  # type: bytearray | None  # blind sensors, once there is one
         shared = kernels is None and table is None
         if shared:
+            from board.neighbours import neighbour_table  # let go with the default Field's
+
             kernels, table = neighbour_table()
         if kernels is None or table is None or len(table) != SLOTS:
             raise ValueError("the neighbour table needs kernels and 128 slots' neighbours")
@@ -118,6 +121,9 @@ class SensorModel:
         # the default Field's reverse table serves as it is: one copy in RAM, not two.
         if shared:
             field = default_field()
+            import board
+
+            board.forget("neighbours")  # (the default Field, once built, forgot it already)
             self._nb_first = field.rv_first
             self._nb_other = field.rv_slot
             self._nb_kernel = field.rv_kv
@@ -190,34 +196,6 @@ class SensorModel:
         self.heights[slot] = height
         if self.checkers is not None:
             self.checkers.place(slot, old, height)
-
-    # -- faults, for calibration tests --------------------------------------------------
-
-    def fault(self, slot, kind):
-        """Break a sensor: "high"/"low" stuck at a rail, "noisy" (10x noise), "offset" (zero
-        level 500 counts off), "dead" (blind: its zero level and noise, whatever stands on
-        it; a calibration cannot tell it from a good sensor)."""
-        if kind == "dead":
-            if self._dead is None:
-                self._dead = bytearray(SLOTS)
-            self._dead[slot] = 1
-        elif kind in ("high", "low"):
-            if self._stuck is None:
-                self._stuck = filled("h", SLOTS, -1)
-            self._stuck[slot] = 4095 if kind == "high" else 0
-        elif kind == "noisy":
-            if self._nq is None:
-                self._nq = filled("i", SLOTS, self._q)
-            self._nq[slot] *= 10
-        elif kind == "offset":
-            self.zero[slot] += 500
-        else:
-            raise ValueError("unknown fault %r" % (kind,))
-        self._rebuild()
-
-    def true_zero(self, slot):
-        """The slot's zero level at the last reading (zero spread plus drift)."""
-        return self.zero[slot] + (self.drift[slot] if self.drift else 0)
 
     # -- reading -----------------------------------------------------------------------
 

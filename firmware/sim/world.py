@@ -11,13 +11,16 @@ from sim.table import Table
 
 class World:
     """sensors: more of sim.sensor_model.SensorModel's settings (spread, drift, magnets...);
-    faults: [(slot, kind)] broken before the factory calibrates (SensorModel.fault)."""
+    faults: [(slot, kind)] broken before the factory calibrates (sim.faults.fault)."""
 
     def __init__(self, seed=1, noise=3.0, sensors=None, faults=()):
         self.clock = SimClock()
         self.model = SensorModel(self.clock, seed=seed, noise=noise, **(sensors or {}))
-        for slot, kind in faults:
-            self.model.fault(slot, kind)
+        if faults:
+            from sim.faults import fault
+
+            for slot, kind in faults:
+                fault(self.model, slot, kind)
         self.table = Table(self.model)
         self.table.clear()
         self.buf = filled("H", SLOTS)

@@ -11,7 +11,7 @@ import collections
 
 from bgboard.events import MatchLog, check_event, EventError
 from bgboard.matfile import DEFAULT_NAMES, clean_name
-from bgcore.position import diagram
+from bgcore.drawing import diagram
 
 LEVELS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 

@@ -12,14 +12,15 @@ import sys
 import micropython  # type: ignore[import-not-found]
 
 # The order a device imports them in (each after what it imports).
-CORE = ("bgcore", "bgcore.rules", "bgcore.cube", "bgcore.offers", "bgcore.gamedata",
-        "bgcore.game", "bgcore.match")
+CORE = ("bgcore", "bgcore.rules", "bgcore.cube", "bgcore.offers", "bgcore.game",
+        "bgcore.match")
 BOARD = ("board.layout", "board.tracker", "board.record", "board.controller", "board.sensing",
          "board.storage", "board.journal_codec", "board.journal", "board.leds", "board.protocol",
          "board.app")
-ON_DEMAND = ("bgcore.matchid", "bgcore.plays", "bgcore.drawing", "bgcore.ordering",
-             "bgcore.ledger", "bgcore.chouette", "board.calibration", "board.chouette_session",
-             "board.learned")
+ON_DEMAND = ("bgcore.gamedata", "bgcore.positionid", "bgcore.resign", "bgcore.beavers",
+             "bgcore.moving", "bgcore.rare", "bgcore.matchid", "bgcore.plays", "bgcore.drawing",
+             "bgcore.ordering", "bgcore.ledger", "bgcore.chouette", "board.calibration",
+             "board.chouette_session", "board.seldom", "board.maintenance", "board.learned")
 SIM = ("sim.rng", "sim.sensor_model", "sim.hw", "sim.table", "sim.world", "sim.hands",
        "sim.virtual_board", "sim.autoplay")
 GAMES = 3

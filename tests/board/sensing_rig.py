@@ -2,7 +2,7 @@
 # and MicroPython (tests/core/run_mpy.py), so plain Python only.
 from array import array
 
-from board.layout import neighbour_table
+from board.neighbours import neighbour_table
 from board.calibration import calibrate, frames
 from board.sensing import Field, Sensing
 from sim.sensor_model import SensorModel, SimClock
@@ -59,6 +59,11 @@ class Rig:
 
     def codes(self):
         return list(self.sensing.frame)
+
+
+def true_zero(model, slot):
+    """A simulated sensor's zero level at its last reading (zero spread plus drift)."""
+    return model.zero[slot] + (model.drift[slot] if model.drift else 0)
 
 
 def raises(exc_type, fn, *args, **kwargs):

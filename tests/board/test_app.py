@@ -8,6 +8,7 @@ from board.app import CALIBRATION, JOURNAL_PAGE, App, Hardware
 from board.layout import heights_from_counts
 from board.storage import FlashStorage
 from board_support import rmtree, tmpdir
+from sim.faults import fault
 from sim.hw import LineLink, SimButtons, SimLeds
 from sim.rng import Rng
 from sim.sensor_model import SensorModel, SimClock
@@ -101,7 +102,7 @@ def test_journal_is_read_in_pages_and_a_lost_past_says_resync(rig, path):
 @with_rig
 def test_calibration_is_measured_saved_and_loaded_at_power_up(rig, path):
     assert "error" in rig.ask({"cmd": "calibrate", "step": "save"})[0]
-    rig.model.fault(17, "high")
+    fault(rig.model, 17, "high")
     measured = rig.ask({"cmd": "calibrate", "step": "empty"})[0]
     assert [s for s, _ in measured["faulty"]] == [17]
     assert rig.ask({"cmd": "calibrate", "step": "save"})[0]["saved"] == 128

@@ -5,13 +5,14 @@ from array import array
 
 from bgcore import Position
 from board.app import App
+from sim.faults import fault
 from test_app import with_rig
 
 
 @with_rig
 def test_a_dead_sensor_found_at_the_set_up_is_told_and_kept_with_the_calibration(rig, path):
     # It reads its zero level whatever stands on it: the calibration takes it for good.
-    rig.model.fault(116, "dead")  # white's 24-point, the second checker's slot
+    fault(rig.model, 116, "dead")  # white's 24-point, the second checker's slot
     assert rig.ask({"cmd": "calibrate", "step": "empty"})[0]["faulty"] == []
     rig.ask({"cmd": "calibrate", "step": "save"})
     rig.ask({"cmd": "new", "kind": "money"})

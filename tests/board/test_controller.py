@@ -4,7 +4,7 @@ import gc
 
 from bgcore import GAMMON, Rules
 from board.controller import IDLE, OPENING, OVER, PASS_MS, PLAYING, SETUP, Controller
-from bgwire import DROP, ROLL
+from bgwire import DOUBLE, DROP, ROLL, TAKE
 from board.journal import Journal
 from board.storage import FlashStorage
 from board.tracker import RESTORE
@@ -216,6 +216,38 @@ def test_resignation_accepted_ends_the_game():
     board.answer_resignation(True)
     assert events[-1]["ev"] == "result" and events[-1]["points"] == 2
     assert events[-1]["how"] == "resigned" and events[-1]["winner"] == WHITE
+
+
+def test_a_game_played_by_hand_loads_no_seldom_action():
+    """Resignations, a take-back by command and verify (board.seldom) load when first used,
+    for a Pico's RAM: throws, plays by hand, a double and its take need none; a resignation
+    loads them, and it works."""
+    import sys
+
+    import board as package
+
+    saved = (sys.modules.pop("board.seldom", None), package.__dict__.pop("seldom", None))
+    try:
+        board, eyes, events = started((3, 1), (6, 5), length=0)
+        board.roll()
+        eyes.carry(WHITE, 8, 5)
+        eyes.carry(WHITE, 6, 5)
+        board.on_buttons(DOUBLE)  # black doubles, white takes
+        board.on_buttons(TAKE)
+        board.roll()
+        eyes.carry(BLACK, 13, 7)
+        eyes.carry(BLACK, 13, 8)
+        assert kinds(events)[-4:] == ["play", "double", "take", "roll"]
+        assert "board.seldom" not in sys.modules
+        board.resign(1)  # white, on roll
+        board.answer_resignation(True)
+        assert events[-1]["ev"] == "result" and events[-1]["winner"] == BLACK
+        assert "board.seldom" in sys.modules
+    finally:
+        if saved[0] is not None:
+            sys.modules["board.seldom"] = saved[0]
+        if saved[1] is not None:
+            package.seldom = saved[1]
 
 
 def test_match_over_after_the_winning_game():

@@ -1,8 +1,9 @@
 # Slot numbering, the filling convention and the default neighbour table.
 from board.layout import (
-    ALONG, BAR_FIRST, BLACK_SIGN, SLOTS, WHITE_SIGN, bar_slot, code, expected_slots,
-    heights_from_counts, neighbour_table, point_slot, where,
+    BAR_FIRST, BLACK_SIGN, SLOTS, WHITE_SIGN, bar_slot, code, expected_slots,
+    heights_from_counts, point_slot, where,
 )
+from board.neighbours import ALONG, neighbour_table
 from sensing_rig import raises
 
 
@@ -77,3 +78,21 @@ def test_default_neighbours_are_the_nearest_four_and_symmetric():
     assert bar_slot(BLACK_SIGN, 1) in six and point_slot(7, 1) not in six
     assert point_slot(18, 0) in _others(table[bar_slot(WHITE_SIGN, 0)])
     assert len(table[point_slot(1, 4)]) == 2 * 2  # a tip at the board's side
+
+
+def test_the_neighbour_table_is_let_go_once_a_field_or_sensor_model_stands():
+    """The default neighbour table is loaded only while a Field or a simulated sensor model
+    is built (board.neighbours, with the Field's builder board.field): not resident, and
+    each still builds on it when it is loaded again."""
+    import sys
+
+    from board.sensing import Field
+    from sim.sensor_model import SensorModel, SimClock
+
+    f = Field()
+    assert "board.neighbours" not in sys.modules and "board.field" not in sys.modules
+    model = SensorModel(SimClock(), seed=3)
+    assert "board.neighbours" not in sys.modules and "board.field" not in sys.modules
+    table = neighbour_table()[1]
+    assert f.npairs == sum(len(table[s]) // 2 for s in range(SLOTS))
+    assert len(model._nb_other) == f.npairs

@@ -5,7 +5,8 @@
 import json
 import sys
 
-from board.layout import SLOTS, bar_slot, point_slot, slot_table, BLACK_SIGN, WHITE_SIGN
+from board.layout import SLOTS, bar_slot, point_slot, BLACK_SIGN, WHITE_SIGN
+from board.wiring import slot_table
 from sensing_rig import hardware_file
 from code_emitters import lend
 
@@ -130,6 +131,7 @@ def test_main_wires_the_real_pin_map_in():
     assert table[bar_slot(WHITE_SIGN, 0)] == divmod(pinmap["sensors"]["bar"]["white"][0], 16)
     assert table[bar_slot(BLACK_SIGN, 3)] == divmod(pinmap["sensors"]["bar"]["black"][3], 16)
     scanner = _wired(pinmap)
+    assert "board.wiring" not in sys.modules  # read once at boot: not resident on a Pico
     assert scanner._settle == pinmap["sensors"]["bank_power_up_us"]
     assert scanner._mux_settle == pinmap["sensors"]["mux_settle_us"]
     scanner._settle = scanner._mux_settle = 0  # no waiting in a test

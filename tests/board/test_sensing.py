@@ -7,7 +7,8 @@ from board.layout import (BAR_FIRST, BLACK_SIGN, SLOTS, WHITE_SIGN, bar_slot,
                           expected_slots, point_slot)
 from board.calibration import calibrate, frames
 from board.sensing import MID, Q, Field, Sensing
-from sensing_rig import SCAN_MS, Rig, expected, hardware_file, raises
+from sensing_rig import SCAN_MS, Rig, expected, hardware_file, raises, true_zero
+from sim.faults import fault
 from sim.sensor_model import SensorModel, SimClock
 
 STABLE = 150
@@ -37,10 +38,10 @@ def test_calibration_of_an_empty_noisy_board():
 def test_calibration_names_faulty_sensors():
     def broken(clock):
         m = SensorModel(clock, seed=4)
-        m.fault(5, "high")
-        m.fault(17, "low")
-        m.fault(40, "noisy")
-        m.fault(77, "offset")
+        fault(m, 5, "high")
+        fault(m, 17, "low")
+        fault(m, 40, "noisy")
+        fault(m, 77, "offset")
         m.set_slot(100, 1)  # a checker left on the board
         return m
 
@@ -205,7 +206,7 @@ def _random_heights(x):
 def test_neighbour_corrections_stay_exact_through_many_changes():
     # The pipeline updates each slot's neighbour correction by differences; after many
     # random placements it must equal the sum over the table from the present codes.
-    from board.layout import neighbour_table
+    from board.neighbours import neighbour_table
     kernels, table = neighbour_table()
     rig = Rig(seed=15)
     p = rig.sensing
@@ -267,11 +268,11 @@ def test_drift_over_hours_is_absorbed_by_re_zeroing():
     stale = Rig(model=drifting, rezero_slots=0)
     for r in (rig, stale):
         assert r.run(3 * 3600 * 1000, step=1000) == []
-    moved = [abs(rig.model.true_zero(s) - rig.offsets[s]) for s in range(SLOTS)]
+    moved = [abs(true_zero(rig.model, s) - rig.offsets[s]) for s in range(SLOTS)]
     assert max(moved) >= 40, max(moved)
     for s in range(SLOTS):
-        assert abs(rig.sensing.offset(s) - rig.model.true_zero(s)) <= 3, s
-    assert max(abs(stale.sensing.offset(s) - stale.model.true_zero(s)) for s in range(SLOTS)) >= 40
+        assert abs(rig.sensing.offset(s) - true_zero(rig.model, s)) <= 3, s
+    assert max(abs(stale.sensing.offset(s) - true_zero(stale.model, s)) for s in range(SLOTS)) >= 40
     # Stacks of 2 and 3 (the 30-count margin) on the slots that drifted most read right.
     worst = sorted(range(SLOTS), key=lambda s: -moved[s])[:12]
     placed = {}
@@ -294,9 +295,9 @@ def test_a_slot_left_occupied_while_drifting_re_zeroes_when_emptied():
     rig.model.set_slot(slot, 0)
     rig.run(STABLE + 10)
     assert rig.sensing.frame[slot] == 0
-    assert abs(rig.sensing.offset(slot) - rig.model.true_zero(slot)) > 15
+    assert abs(rig.sensing.offset(slot) - true_zero(rig.model, slot)) > 15
     rig.run(60 * 1000)  # a minute of 10 ms scans
-    assert abs(rig.sensing.offset(slot) - rig.model.true_zero(slot)) <= 3
+    assert abs(rig.sensing.offset(slot) - true_zero(rig.model, slot)) <= 3
 
 
 def test_gains_and_levels_plug_in():
@@ -617,16 +618,16 @@ def test_a_reading_wavering_between_two_levels_of_a_colour_shows_that_colour():
         assert s == slot or sensing.frame[s] == 0
 
 
-def _start_rig(fault=None, leave_out=-1):
-    # The starting position asked for (expect()) on a board whose sensor `fault` is dead
+def _start_rig(dead=None, leave_out=-1):
+    # The starting position asked for (expect()) on a board whose sensor `dead` is dead
     # (it calibrates as good); leave_out: a slot whose checker is not put down yet.
     from bgcore import Position
     from board.layout import heights_from_counts
 
     clock = SimClock()
     model = SensorModel(clock, seed=4, noise=3.0)
-    if fault is not None:
-        model.fault(fault, "dead")
+    if dead is not None:
+        fault(model, dead, "dead")
     buf = array("H", bytes(2 * SLOTS))
     offsets, faulty = calibrate(frames(model, buf, 32))
     assert faulty == []
@@ -653,7 +654,7 @@ def test_a_dead_sensor_is_found_when_a_restore_wants_a_checker_it_never_sees():
     from board.sensing import DEAD_MS
 
     slot = point_slot(24, 1)  # white's 24-point's second checker
-    model, sensing, buf, run = _start_rig(fault=slot)
+    model, sensing, buf, run = _start_rig(dead=slot)
     run(DEAD_MS - 200)
     assert sensing.frame[slot] == 0 and not sensing.blind_moved and sensing.blind() == []
     run(400)
@@ -680,10 +681,10 @@ def test_a_checker_put_down_late_enables_its_slot_again():
 def test_no_sensor_is_found_dead_while_two_slots_disagree_or_the_board_agrees():
     from board.sensing import DEAD_MS
 
-    model, sensing, buf, run = _start_rig(fault=point_slot(24, 1), leave_out=point_slot(6, 0))
+    model, sensing, buf, run = _start_rig(dead=point_slot(24, 1), leave_out=point_slot(6, 0))
     run(2 * DEAD_MS)
     assert sensing.blind() == []
-    model, sensing, buf, run = _start_rig(fault=point_slot(24, 1))
+    model, sensing, buf, run = _start_rig(dead=point_slot(24, 1))
     run(200)
     sensing.confirm(buf)  # the board agrees (say, by its counts): no restore
     run(2 * DEAD_MS)
@@ -704,7 +705,7 @@ def _play_board(seed=17, stuck=None, **model_kw):
     clock = SimClock()
     model = SensorModel(clock, seed=seed, **model_kw)
     if stuck is not None:
-        model.fault(stuck, "high")
+        fault(model, stuck, "high")
     buf = array("H", bytes(2 * SLOTS))
     offsets, faulty = calibrate(frames(model, buf, 32))
     assert [s for s, _ in faulty] == ([] if stuck is None else [stuck])
@@ -839,7 +840,7 @@ def test_a_board_whose_sensors_see_their_neighbours_more_than_the_table_says_lea
     # says (another build's geometry or magnets): a confirmed stack of two reads as one
     # once tall stacks of its colour stand on its four sides. Confirmed positions teach
     # the coupling, and the stack reads two.
-    from board.layout import ALONG, ACROSS_BAR, neighbour_table
+    from board.neighbours import ALONG, ACROSS_BAR, neighbour_table
 
     kernels, table = neighbour_table(along=[3.5 * k for k in ALONG],
                                      across_bar=[3.5 * k for k in ACROSS_BAR])
@@ -882,13 +883,13 @@ def test_a_dead_sensor_on_a_slot_no_checker_stood_on_is_found_from_its_neighbour
     # and go (a live sensor sees each by about 10 counts): it sees none of them, and goes
     # blind before a checker is put on it (which it would not see: the play would stall).
     dead = point_slot(3, 1)  # between point 3's slots 0 and 2
-    for fault in (None, dead):
+    for broken in (None, dead):
         model, sensing, buf, run = _play_board()
-        if fault is not None:
-            model.fault(fault, "dead")
+        if broken is not None:
+            fault(model, broken, "dead")
         _around_apart(run, model, 10)
-        assert sensing.blind() == ([] if fault is None else [dead]), fault
-        assert sensing.blind_moved == (fault is not None)
+        assert sensing.blind() == ([] if broken is None else [dead]), broken
+        assert sensing.blind_moved == (broken is not None)
 
 
 def test_a_sensor_beside_a_disabled_one_is_not_found_dead_for_fields_the_board_cannot_see():

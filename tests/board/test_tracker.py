@@ -75,7 +75,9 @@ def test_illegal_placement_is_shown_and_waits_for_correction():
     turn = t.play((3, 1)).turn
     t.lift(8)
     r = t.put(3)
-    assert r.state == ILLEGAL and r.wrong == 3 and r.reason
+    assert r.state == ILLEGAL and r.origin == 8 and r.wrong == 3
+    # The words are the turn's, for whoever asks (the LEDs show the points).
+    assert "from point 8 to point 3" in turn.why_not(r.origin, r.wrong)
     assert turn.moves == []
     t.lift(3)
     assert t.put(4).state == STEADY  # corrected: 8/4 with both dice

@@ -16,7 +16,7 @@ def _second_turn(rules=None):
 def test_cube_is_centred_at_1_and_either_side_may_double_first():
     g = _second_turn()
     assert g.cube.value == 1 and g.cube.owner is None
-    assert g.can_double() and g.can_double(player=1) and not g.can_double(player=0)
+    assert g.can("double") and g.can("double", 1) and not g.can("double", 0)
     g.double()
     assert g.cube.offered_by == 1 and g.decider == 0
     assert g.allowed() == ["take", "drop"]
@@ -29,7 +29,7 @@ def test_take_doubles_the_cube_and_the_taker_owns_it():
     assert g.cube.value == 2 and g.cube.owner == 0
     roll_and_play(g, (3, 1))  # the doubler throws and plays
     # Only the owner may redouble: player 0 on roll now, owns the cube.
-    assert g.on_roll == 0 and g.can_double()
+    assert g.on_roll == 0 and g.can("double")
     g.double()
     g.take()
     assert g.cube.value == 4 and g.cube.owner == 1
@@ -74,7 +74,7 @@ def test_a_double_may_be_offered_on_the_bar_against_a_closed_board():
     g = Game(position=board(closed, {25: 1, 13: 14}))
     start(g, 0, (2, 1))
     play_out(g)
-    assert g.on_roll == 1 and g.can_double()
+    assert g.on_roll == 1 and g.can("double")
     g.double()
     assert g.position.mover[25] == 1
 
@@ -126,7 +126,7 @@ def test_beaver_the_taker_redoubles_at_once_and_keeps_the_cube():
     e = refused(g, g.raccoon)
     says(e, "raccoons are not allowed")
     roll_and_play(g, (3, 2))
-    assert g.can_double() and g.on_roll == 0  # the beaverer keeps the right to double
+    assert g.can("double") and g.on_roll == 0  # the beaverer keeps the right to double
 
 
 def test_beavers_are_an_option_and_not_used_in_match_play():
@@ -181,7 +181,7 @@ def test_a_beaver_may_follow_the_take_at_once():
     snap = Game.from_dict(g.to_dict())
     assert snap.cube.to_list() == g.cube.to_list()
     roll_and_play(g, (3, 2))
-    assert g.can_double() and g.on_roll == 0  # the beaverer keeps the right to double
+    assert g.can("double") and g.on_roll == 0  # the beaverer keeps the right to double
 
 
 def test_the_beaver_after_a_take_ends_with_the_doublers_next_action():
@@ -191,14 +191,14 @@ def test_the_beaver_after_a_take_ends_with_the_doublers_next_action():
     g.double()
     g.take()
     h = Game.from_dict(g.to_dict())  # a snapshot keeps the chance
-    assert h.can_beaver(0) and h.cube.taken_by == 0
+    assert h.can("beaver", 0) and h.cube.taken_by == 0
     g.roll((4, 3))
     e = refused(g, g.beaver)
     says(e, "no double has been offered")
     assert g.cube.value == 2 and g.cube.taken_by is None
     h.resign(1, player=1)
     h.reject_resignation()
-    assert not h.can_beaver()
+    assert not h.can("beaver")
     g = _second_turn()  # without the option
     g.double()
     g.take()

@@ -247,7 +247,7 @@ def test_snapshot_round_trips_mid_turn_and_is_plain_data():
     h.beaver()
     data = h.to_dict()
     k = Game.from_dict(data)
-    assert k.to_dict() == data and k.can_raccoon()
+    assert k.to_dict() == data and k.can("raccoon")
     k.resign(1)
     k.accept_resignation()
     assert Game.from_dict(k.to_dict()).result == k.result
@@ -341,3 +341,89 @@ def test_a_play_finished_with_the_dice_picked_up_may_be_voided():
     g.roll((2, 1))  # the opponent throws: player 1's play stands; player 0's is the one now
     assert g.player == 0 and irregular.why_not_void(g, 1) is None
     says(refused(g, irregular.void, g, 0), "only the opponent voids it")
+
+
+def test_a_game_played_as_the_board_plays_it_loads_no_seldom_rules():
+    """Resignations, beavers and raccoons, the opening rethrow, moving by command, snapshots
+    and Position IDs decoded (bgcore.resign, beavers, rare, moving, gamedata, positionid)
+    are loaded when first used, for a Pico's RAM: a game thrown, played through its Turn,
+    doubled and taken, as the board plays it, loads none of them; each works once loaded."""
+    import sys
+
+    import bgcore
+
+    lazy = ("resign", "beavers", "rare", "moving", "gamedata", "positionid")
+    saved = {}
+    for name in lazy:  # as if never loaded (MicroPython keeps a submodule in its package)
+        saved[name] = (sys.modules.pop("bgcore." + name, None), bgcore.__dict__.pop(name, None))
+    try:
+        g = Game(Rules(beavers=True))
+        start(g, 0, (6, 1))
+        g.turn.move(13, 7)  # the board's tracker moves through the Turn
+        g.turn.move(8, 7)
+        g.double(1)
+        g.take(0)
+        g.roll((3, 1))
+        g.turn.move(8, 5)
+        g.turn.move(6, 5)
+        assert g.on_roll == 0 and g.cube.value == 2
+        assert [n for n in lazy if "bgcore." + n in sys.modules] == []
+        says(refused(g, g.raccoon, 0), "rule option raccoons is off")  # loaded when asked
+        g.resign(2)
+        says(refused(g, g.demand, 1), "asks more than the gammon")
+        g.accept_resignation()
+        assert g.result == (1, 2, 4, "resigned")
+        assert "bgcore.beavers" in sys.modules and "bgcore.resign" in sys.modules
+        again = Game.from_dict(g.to_dict())  # a snapshot and back: a Position ID decoded
+        assert again.result == g.result and again.start == g.start
+        assert "bgcore.gamedata" in sys.modules and "bgcore.positionid" in sys.modules
+    finally:
+        for name in lazy:
+            module, attr = saved[name]
+            if module is not None:
+                sys.modules["bgcore." + name] = module
+            if attr is not None:
+                setattr(bgcore, name, attr)
+
+
+def _act(g, action, rng):
+    # Carry out `action`, allowed now, with random dice, checkers and levels.
+    if action in ("roll", "rethrow"):
+        getattr(g, action)((rng.randint(1, 6), rng.randint(1, 6)))
+    elif action == "move":
+        turn = g.turn
+        src = rng.choice([p for p in range(25, 0, -1) if turn.destinations(p)])
+        dst = rng.choice(turn.destinations(src))
+        way = rng.choice(turn.paths(src, dst))
+        g.move(src, dst, [s.dst for s in way[:-1] if s.hit])
+    elif action == "resign":
+        g.resign(rng.randint(1, 3))
+    elif action == "demand":
+        g.demand(g.resignation[1] + 1)
+    else:
+        getattr(g, action)()
+
+
+def test_allowed_names_every_action_the_rules_allow_and_no_other():
+    """allowed() looks at a condition of each seldom action first (not to load its rules for
+    a host's state): it still names exactly the actions can() allows, through whole games
+    with every option that makes one possible."""
+    from bgcore import gamedata
+
+    if hasattr(random, "Random"):
+        rng = random.Random(5)
+    else:  # MicroPython: the module's own source, seeded
+        random.seed(5)
+        rng = random
+    for rules in (Rules(), Rules(jacoby=True, beavers=True, raccoons=True,
+                                 opening_rethrow=True)):
+        for _ in range(8):
+            g = Game(rules)
+            steps = 0
+            while not g.is_over() and steps < 300:
+                allowed = g.allowed()
+                assert allowed == [a for a in gamedata.ACTIONS if g.can(a)], (allowed, steps)
+                # Mostly on with the game: what ends it, one time in ten.
+                going = [a for a in allowed if a not in ("drop", "accept_resignation")]
+                _act(g, rng.choice(going if going and rng.randint(1, 10) > 1 else allowed), rng)
+                steps += 1

@@ -70,7 +70,7 @@ def test_crawford_game_then_post_crawford():
     assert m.post_crawford and not m.game.crawford
     start(m.game, 0)
     play_out(m.game)
-    assert m.game.can_double()  # post-Crawford: doubling is back
+    assert m.game.can("double")  # post-Crawford: doubling is back
     _win(m, 1, 3)  # 4-4: no second Crawford game
     assert m.score == [4, 4] and not m.game.crawford
 
@@ -81,7 +81,7 @@ def test_crawford_only_when_the_option_is_on():
     assert not m.game.crawford
     start(m.game, 0)
     play_out(m.game)
-    assert m.game.can_double()  # the trailer, on roll
+    assert m.game.can("double")  # the trailer, on roll
 
 
 def test_the_crawford_game_comes_after_first_reaching_n_minus_1_even_by_a_jump():
@@ -104,9 +104,9 @@ def test_holland_rule_the_trailer_doubles_only_after_two_rolls_each():
     e = refused(m, g.double)
     says(e, "Holland rule", "two rolls")
     roll_and_play(g, (3, 1))  # the trailer's second
-    assert g.on_roll == 0 and g.can_double()  # the leader: no Holland rule restrains him
+    assert g.on_roll == 0 and g.can("double")  # the leader: no Holland rule restrains him
     roll_and_play(g, (4, 1))  # the leader's second
-    assert g.on_roll == 1 and g.can_double()
+    assert g.on_roll == 1 and g.can("double")
     g.double()
 
 
@@ -115,7 +115,7 @@ def test_without_holland_the_trailer_may_double_at_once():
     g = m.game
     start(g, 0)
     play_out(g)
-    assert g.can_double()
+    assert g.can("double")
 
 
 def test_a_dead_cube_may_be_turned_by_default():
@@ -129,7 +129,7 @@ def test_a_dead_cube_may_be_turned_by_default():
     g = m.game
     start(g, 1)
     play_out(g)
-    assert g.can_double() and g.on_roll == 0
+    assert g.can("double") and g.on_roll == 0
     g.double()
     g.take()
     assert g.cube.value == 2 and g.cube.owner == 1
@@ -271,7 +271,7 @@ def test_resume_from_a_match_id():
     assert m.game.cube.value == 2 and m.game.cube.owner == 1
     assert m.match_id() == "kQHgADAAMAAE"
     m = Match.from_match_id("MBngAAAAAAAE")  # a double on offer to player 1
-    assert m.game.decider == 1 and m.game.can_take() and m.match_id() == "MBngAAAAAAAE"
+    assert m.game.decider == 1 and m.game.can("take") and m.match_id() == "MBngAAAAAAAE"
     m.game.take()
     assert m.match_id() == "EQHgAAAAAAAE"
     e = raises(RuleError, Match.from_match_id, "cASgAAAACAAE")

@@ -138,18 +138,18 @@ def test_micropython_loads_the_pin_map(tmp_path):
 
 
 def test_the_firmware_numbers_slots_as_the_hardware_does(pm):
-    """firmware/board/layout.py (the firmware's reading of the pin map) agrees with it."""
+    """firmware/board/layout.py and wiring.py (the firmware's reading of the pin map) agree
+    with it."""
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
-    from board import layout
+    from board import layout, wiring
     for p in range(1, 25):
         for k in range(5):
             assert layout.point_slot(p, k) == hwspec.slot_id(p, k)
     for k in range(4):
         assert layout.bar_slot(layout.WHITE_SIGN, k) == hwspec.bar_id("white", k)
         assert layout.bar_slot(layout.BLACK_SIGN, k) == hwspec.bar_id("black", k)
-    if hasattr(layout, "slot_table"):
-        want = [hwspec.bank_channel(pm, sc) for sc in hwspec.scan_of_slot(pm)]
-        assert [tuple(x) for x in layout.slot_table(pm["sensors"], pm["sensors"]["channels"])] == want
+    want = [hwspec.bank_channel(pm, sc) for sc in hwspec.scan_of_slot(pm)]
+    assert [tuple(x) for x in wiring.slot_table(pm["sensors"], pm["sensors"]["channels"])] == want
 
 
 def test_no_second_copy_of_the_pin_map_or_field_table_disagrees():

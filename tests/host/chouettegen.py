@@ -98,7 +98,7 @@ class _Players:
         if self.chance(self.odds.lineup / 10):  # someone arrives during a game
             self.lineup()
             return
-        if self.chance(self.odds.resign) and game.can_resign(1):
+        if self.chance(self.odds.resign) and game.can("resign", 1):
             board.resign(self.rng.choice([1, 1, 2, 3]))
             return
         if self.chance(self.odds.double):
@@ -120,7 +120,7 @@ class _Players:
     def double(self, game, c):
         board = self.board
         if not c.multiple:
-            if game.can_double():
+            if game.can("double"):
                 board.cube_action("double")
             return
         if game.on_roll == 0 and self.chance(0.5):

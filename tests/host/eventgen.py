@@ -88,7 +88,7 @@ class Player:
         if not self.chance(p):
             return False
         level = self.rng.choice([1, 1, 1, 2, 2, 3])
-        if not g.can_resign(level, player):
+        if not g.can("resign", level, player):
             return False
         self.flush()
         g.resign(level, player)
@@ -111,19 +111,19 @@ class Player:
 
     def maybe_double(self, player):
         g = self.match.game
-        if not g.can_double(player) or not self.chance(self.odds.double):
+        if not g.can("double", player) or not self.chance(self.odds.double):
             return False
         self.flush()
         g.double(player)
         self.j.emit("double", player=player, cube=g.cube.value * 2)
         taker = 1 - player
-        if g.can_beaver(taker) and self.chance(self.odds.beaver):
+        if g.can("beaver", taker) and self.chance(self.odds.beaver):
             if self.chance(0.5):  # Take pressed first, then the beaver at once
                 g.take(taker)
                 self.j.emit("take", player=taker)
             g.beaver(taker)
             self.j.emit("beaver", player=taker, cube=g.cube.value)
-            if g.can_raccoon(player) and self.chance(self.odds.raccoon):
+            if g.can("raccoon", player) and self.chance(self.odds.raccoon):
                 g.raccoon(player)
                 self.j.emit("raccoon", player=player, cube=g.cube.value)
             return False

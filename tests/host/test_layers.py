@@ -71,3 +71,44 @@ def test_main_py_is_the_picos_entry_alone():
 
 def test_the_finder_sees_lazy_imports():
     assert imported(os.path.join(ROOT, "firmware", "sim", "unix_pico.py")) >= {"bgwire", "sim"}
+
+
+# Modules a board loads only when it needs them (a Pico's RAM: its code is in the heap once
+# imported): the rest of the firmware imports them inside the functions that use them.
+ON_DEMAND = {
+    "bgcore.beavers", "bgcore.chouette", "bgcore.drawing", "bgcore.gamedata",
+    "bgcore.irregular", "bgcore.ledger", "bgcore.matchid", "bgcore.moving", "bgcore.ordering",
+    "bgcore.plays", "bgcore.positionid", "bgcore.rare", "bgcore.resign", "bgcore.sheet",
+    "board.calibration", "board.chouette_session", "board.field", "board.learned",
+    "board.maintenance", "board.neighbours", "board.seldom", "board.wiring",
+}
+
+
+def top_level_imports(path):
+    """The modules a file imports when it is loaded (not inside a function): `from bgcore
+    import resign` names bgcore.resign."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+            names |= {node.module + "." + a.name for a in node.names}
+    return names
+
+
+def test_modules_loaded_on_demand_are_imported_only_where_used():
+    found = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "firmware", "*", "*.py"))):
+        rel = os.path.relpath(path, os.path.join(ROOT, "firmware"))
+        module = rel[:-3].replace("/", ".").replace(".__init__", "")
+        if module in ON_DEMAND:
+            continue
+        eager = top_level_imports(path) & ON_DEMAND
+        if eager:
+            found[rel] = sorted(eager)
+    assert found == {}
+    for name in ON_DEMAND:  # each names a module that exists
+        assert os.path.exists(os.path.join(ROOT, "firmware", name.replace(".", "/") + ".py"))

@@ -52,7 +52,7 @@ def live(seed, path):
     from board.controller import IDLE
     from board.journal import Journal
     from board.storage import FlashStorage
-    from sim.autoplay import Autoplay
+    from sim.power_cuts import CuttingAutoplay
     from sim.virtual_board import VirtualBoard
 
     def journal():
@@ -65,11 +65,11 @@ def live(seed, path):
         saved = None
     if saved is None:  # the first power-up: a new match
         vb = VirtualBoard(seed=seed, journal=journal(), world=physical)
-        ap = Autoplay(vb, seed=seed, cut_pct=12, journal_factory=journal)
+        ap = CuttingAutoplay(vb, seed=seed, cut_pct=12, journal_factory=journal)
         vb.board.new_match(MATCH)
     else:
         vb = VirtualBoard(seed=seed, power=False, world=physical)
-        ap = Autoplay(vb, seed=seed, cut_pct=12, journal_factory=journal)
+        ap = CuttingAutoplay(vb, seed=seed, cut_pct=12, journal_factory=journal)
         vb.clock.advance(saved["clock"])
         white, black = [binascii.unhexlify(side) for side in saved["table"]]
         vb.table.set_position(white, black)  # a checker in hand at the cut: in the tray

@@ -13,7 +13,13 @@ from bgcore import Rules
 from sim.autoplay import Autoplay
 from sim.virtual_board import VirtualBoard
 from sim.world import World
-from soak_check import check_autoplay
+
+
+def check_autoplay(ap, what):
+    """The board committed exactly the plays the simulated hands made (sim.autoplay); here,
+    not from board_support, whose other helpers would take this soak's heap."""
+    assert not ap.mismatches, "%s: board committed other plays: %r" % (what, ap.mismatches[:3])
+    assert ap.stuck == 0, "%s: board disagreed with the hands %d times" % (what, ap.stuck)
 
 
 MATCH_SEEDS = range(1, 56)  # 55 seven-point matches: about 150 games

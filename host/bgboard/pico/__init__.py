@@ -77,7 +77,7 @@ def _world_modules():
     # MicroPython); its modules import board.* from the firmware folder too.
     if FIRMWARE_DIR not in sys.path:
         sys.path.append(FIRMWARE_DIR)
-    from board.layout import slot_table
+    from board.wiring import slot_table
     from sim.hands import Hands
     from sim.rng import Rng
     from sim.world import World
