@@ -1,9 +1,9 @@
-# bgboard firmware on a Raspberry Pi Pico: the Pico's entry, and only the Pico's. It builds
-# the machine.Pin, ADC and neopixel objects from the pin map (hardware/pinmap.json, copied to
-# the board's flash as pinmap.json by bgboard flash; the field table, when present, as
-# field.json), hands them to the drivers (drivers/, which read no pin map), and wires the
-# drivers to the board's logic (board.app). The virtual board on the MicroPython unix port
-# has its own entry beside its simulated hardware (sim/unix_pico.py, sim.main_unix).
+"""bgboard firmware on a Raspberry Pi Pico: the Pico's entry, and only the Pico's. It builds
+the machine.Pin, ADC and neopixel objects from the pin map (hardware/pinmap.json, copied to
+the board's flash as pinmap.json by bgboard flash; the field table, when present, as
+field.json), hands them to the drivers (drivers/, which read no pin map), and wires the
+drivers to the board's logic (board.app). The virtual board on the MicroPython unix port
+has its own entry beside its simulated hardware (sim/unix_pico.py, sim.main_unix)."""
 
 import gc
 import json

@@ -1,4 +1,4 @@
-# bgcore: the backgammon rules, one copy for the board (MicroPython) and the host (CPython).
+"""bgcore: the backgammon rules, one copy for the board (MicroPython) and the host (CPython)."""
 from bgcore.errors import AmbiguousMoveError, DiceError, IllegalMoveError, PositionError
 from bgcore.position import BAR, OFF, Position
 from bgcore.turn import Step, Turn

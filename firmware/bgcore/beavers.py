@@ -1,6 +1,6 @@
-# Beavers and raccoons (money play's rule options): the taker of a double redoubles at once
-# and keeps the cube, the doubler may answer with a raccoon. Loaded when one is made or asked
-# about (the board pays no RAM for them before).
+"""Beavers and raccoons (money play's rule options): the taker of a double redoubles at once
+and keeps the cube, the doubler may answer with a raccoon. Loaded when one is made or asked
+about (the board pays no RAM for them before)."""
 
 from bgcore.cube import cap_reason
 from bgcore.offers import OVER, PLAYING, player_error

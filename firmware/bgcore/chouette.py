@@ -1,9 +1,9 @@
-# A chouette: three or more players, the box against a team whose captain plays the checkers.
-# Single-cube (one cube; every member takes or drops the box's double on their own) or
-# multiple-cube (every member has a cube against the box). Results go to a Ledger.
-#
-# In each game the box is player 0 and the team player 1 of a bgcore Game; throw the dice
-# through Chouette.roll (it waits for cube answers), play checkers through `game`.
+"""A chouette: three or more players, the box against a team whose captain plays the checkers.
+Single-cube (one cube; every member takes or drops the box's double on their own) or
+multiple-cube (every member has a cube against the box). Results go to a Ledger.
+
+In each game the box is player 0 and the team player 1 of a bgcore Game; throw the dice
+through Chouette.roll (it waits for cube answers), play checkers through `game`."""
 
 from bgcore.cube import BACKGAMMON, SINGLE, Cube, scored
 from bgcore.errors import RuleError

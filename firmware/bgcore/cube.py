@@ -1,7 +1,7 @@
-# The doubling cube: its value, who owns it, a double on offer. Only the cube's own rules live
-# here; when a double may be offered (whose turn, before the roll, Crawford, Holland) is the
-# game's business, beavers and raccoons bgcore.beavers' (money play's options, loaded when
-# used).
+"""The doubling cube: its value, who owns it, a double on offer. Only the cube's own rules live
+here; when a double may be offered (whose turn, before the roll, Crawford, Holland) is the
+game's business, beavers and raccoons bgcore.beavers' (money play's options, loaded when
+used)."""
 
 from bgcore.rules import MAX_CUBE
 

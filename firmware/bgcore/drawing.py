@@ -1,5 +1,5 @@
-# A position as a text board, for people (the host's monitor and rules commands, str() of a
-# Position). Kept apart from bgcore.position: the board never draws one, and code costs RAM.
+"""A position as a text board, for people (the host's monitor and rules commands, str() of a
+Position). Kept apart from bgcore.position: the board never draws one, and code costs RAM."""
 
 from bgcore.position import BAR, OFF
 

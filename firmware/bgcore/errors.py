@@ -1,6 +1,6 @@
-# Errors raised by the rules core. All subclass ValueError (as python-chess does), so a caller
-# that only cares about "bad input" can catch ValueError. (A bad Match ID's MatchIdError is
-# bgcore.matchid's: loaded with it.)
+"""Errors raised by the rules core. All subclass ValueError (as python-chess does), so a caller
+that only cares about "bad input" can catch ValueError. (A bad Match ID's MatchIdError is
+bgcore.matchid's: loaded with it.)"""
 
 
 class PositionError(ValueError):

@@ -1,14 +1,14 @@
-# One game between player 0 and player 1: the opening roll, turns that alternate and may be
-# corrected until the opponent throws, the cube, resignations and the result.
-#
-# The caller throws the dice and passes them in (roll_random takes a random source). Every
-# refused action raises RuleError (or DiceError/IllegalMoveError, all ValueErrors) naming the
-# rule, before anything changes.
-#
-# What a game as the board plays it does not use is in modules loaded on first use (a Pico's
-# RAM holds their code once imported): resignations (bgcore.resign), beavers and raccoons
-# (bgcore.beavers), the opening rethrow (bgcore.rare), moving and taking back by command
-# (bgcore.moving), the host's state and snapshots (bgcore.gamedata).
+"""One game between player 0 and player 1: the opening roll, turns that alternate and may be
+corrected until the opponent throws, the cube, resignations and the result.
+
+The caller throws the dice and passes them in (roll_random takes a random source). Every
+refused action raises RuleError (or DiceError/IllegalMoveError, all ValueErrors) naming the
+rule, before anything changes.
+
+What a game as the board plays it does not use is in modules loaded on first use (a Pico's
+RAM holds their code once imported): resignations (bgcore.resign), beavers and raccoons
+(bgcore.beavers), the opening rethrow (bgcore.rare), moving and taking back by command
+(bgcore.moving), the host's state and snapshots (bgcore.gamedata)."""
 
 from collections import namedtuple
 

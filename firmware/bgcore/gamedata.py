@@ -1,6 +1,6 @@
-# A game's data: the actions it allows now and its gnubg Match ID fields (the host's state),
-# and snapshots of plain data (ints, strings, lists) that a journal can store and from_dict
-# rebuilds. Loaded when first asked (bgcore.game).
+"""A game's data: the actions it allows now and its gnubg Match ID fields (the host's state),
+and snapshots of plain data (ints, strings, lists) that a journal can store and from_dict
+rebuilds. Loaded when first asked (bgcore.game)."""
 
 from bgcore.cube import Cube
 from bgcore.game import Result

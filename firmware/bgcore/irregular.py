@@ -1,7 +1,7 @@
-# Irregular throws with physical dice (Lowe's laws 9-10, PC-Gammon): dice that came to rest
-# cocked are thrown again; a player who picks the dice up before the play is finished lets
-# the opponent void the play and require a new throw. Its own module, loaded only when such
-# a thing happens (the board pays no RAM for it otherwise).
+"""Irregular throws with physical dice (Lowe's laws 9-10, PC-Gammon): dice that came to rest
+cocked are thrown again; a player who picks the dice up before the play is finished lets
+the opponent void the play and require a new throw. Its own module, loaded only when such
+a thing happens (the board pays no RAM for it otherwise)."""
 
 from bgcore import offers
 from bgcore.errors import RuleError

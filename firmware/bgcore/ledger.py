@@ -1,5 +1,5 @@
-# Who owes whom how much, settlement by settlement. Amounts are points; they are kept in half
-# points so that a box and its partner can share an odd result exactly.
+"""Who owes whom how much, settlement by settlement. Amounts are points; they are kept in half
+points so that a box and its partner can share an odd result exactly."""
 
 from bgcore.errors import RuleError
 

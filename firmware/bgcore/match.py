@@ -1,5 +1,5 @@
-# A match to N points (Crawford, post-Crawford, Holland) or a money session (length 0,
-# cumulative score), played game after game.
+"""A match to N points (Crawford, post-Crawford, Holland) or a money session (length 0,
+cumulative score), played game after game."""
 
 from bgcore.errors import RuleError
 from bgcore.game import Game

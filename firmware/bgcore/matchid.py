@@ -1,10 +1,10 @@
-# gnubg Match ID: the match and cube state in 12 base64 characters (formats.md). 67 bits,
-# least-significant first:
-#   0-3 log2 cube, 4-5 cube owner (3 centred), 6 on roll, 7 Crawford game, 8-10 game state,
-#   11 whose decision, 12 double offered, 13-14 resignation, 15-17 and 18-20 dice (higher
-#   first), 21-35 match length (0 money), 36-50 and 51-65 scores, 66 set when Jacoby is OFF.
-#
-# The fields travel as one dict with the keys of KEYS (the `bgboard rules matchid` JSON).
+"""gnubg Match ID: the match and cube state in 12 base64 characters (formats.md). 67 bits,
+least-significant first:
+  0-3 log2 cube, 4-5 cube owner (3 centred), 6 on roll, 7 Crawford game, 8-10 game state,
+  11 whose decision, 12 double offered, 13-14 resignation, 15-17 and 18-20 dice (higher
+  first), 21-35 match length (0 money), 36-50 and 51-65 scores, 66 set when Jacoby is OFF.
+
+The fields travel as one dict with the keys of KEYS (the `bgboard rules matchid` JSON)."""
 
 import binascii
 

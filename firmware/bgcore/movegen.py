@@ -1,10 +1,10 @@
-# Checker-move generation on two mutable 26-byte boards, in place, without allocating.
-#
-# `me` holds the mover's counts by the mover's points (0 off, 25 bar), `opp` the opponent's by
-# the opponent's points, so the opponent's checkers on my point t are opp[25 - t].
-# Searches are depth-first: every step is applied in place and taken back, and a search stops
-# at its first success. That keeps a lift's answer far below a millisecond and RAM flat, where
-# enumerating all plays of a hard roll would cost thousands of positions.
+"""Checker-move generation on two mutable 26-byte boards, in place, without allocating.
+
+`me` holds the mover's counts by the mover's points (0 off, 25 bar), `opp` the opponent's by
+the opponent's points, so the opponent's checkers on my point t are opp[25 - t].
+Searches are depth-first: every step is applied in place and taken back, and a search stops
+at its first success. That keeps a lift's answer far below a millisecond and RAM flat, where
+enumerating all plays of a hard roll would cost thousands of positions."""
 
 
 def landing(me, opp, src, die):

@@ -1,8 +1,8 @@
-# Why a checker may not be moved or taken back, in words for the player: a Turn's refused
-# move (bgcore.turn.Turn.why_not), and when the game lets a player move or take back through
-# it (bgcore.game.Game.move and undo). The board's tracker plays through the Turn and needs
-# no words: this is loaded when a program's or a player's command is refused (the board pays
-# no RAM for it before).
+"""Why a checker may not be moved or taken back, in words for the player: a Turn's refused
+move (bgcore.turn.Turn.why_not), and when the game lets a player move or take back through
+it (bgcore.game.Game.move and undo). The board's tracker plays through the Turn and needs
+no words: this is loaded when a program's or a player's command is refused (the board pays
+no RAM for it before)."""
 
 from bgcore.movegen import apply, landing, retract
 from bgcore.offers import OVER, PLAYING, player_error

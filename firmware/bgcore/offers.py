@@ -1,7 +1,7 @@
-# When a game allows a double, and why not: the cube's timing (whose turn, before the roll),
-# Crawford, Holland, the dead cube. Each function returns the reason an offer or answer is
-# refused, naming the rule, or None. Beavers and raccoons are bgcore.beavers', resignations
-# bgcore.resign's (loaded when used).
+"""When a game allows a double, and why not: the cube's timing (whose turn, before the roll),
+Crawford, Holland, the dead cube. Each function returns the reason an offer or answer is
+refused, naming the rule, or None. Beavers and raccoons are bgcore.beavers', resignations
+bgcore.resign's (loaded when used)."""
 
 OPENING = "opening"
 PLAYING = "playing"

@@ -1,5 +1,5 @@
-# Ranking players by single-die throws, ties thrown again among the tied (the chouette's order:
-# highest is the box, next the captain, the rest rank behind).
+"""Ranking players by single-die throws, ties thrown again among the tied (the chouette's order:
+highest is the box, next the captain, the rest rank behind)."""
 
 from bgcore.errors import DiceError, RuleError
 

@@ -1,6 +1,6 @@
-# Every distinct play of a roll, and a play's .mat notation. Host-side and test work: a hard
-# roll has over 2,000 plays, so the board itself never lists them (it asks Turn about one
-# lifted checker at a time).
+"""Every distinct play of a roll, and a play's .mat notation. Host-side and test work: a hard
+roll has over 2,000 plays, so the board itself never lists them (it asks Turn about one
+lifted checker at a time)."""
 
 from bgcore.movegen import apply, dice_to_play, landing, retract
 from bgcore.position import Position

@@ -1,8 +1,8 @@
-# A backgammon position seen from the side on roll (the mover).
-#
-# Each side's checkers are 26 counts indexed by that side's own point numbers:
-# 0 borne off, 1..24 the points (1 is the ace point), 25 the bar. The mover's point p is the
-# opponent's point 25 - p.
+"""A backgammon position seen from the side on roll (the mover).
+
+Each side's checkers are 26 counts indexed by that side's own point numbers:
+0 borne off, 1..24 the points (1 is the ace point), 25 the bar. The mover's point p is the
+opponent's point 25 - p."""
 
 import binascii
 

@@ -1,5 +1,5 @@
-# Decoding a gnubg Position ID (bgcore.position.Position.from_id): loaded when first asked (a
-# journal's snapshot at power-up, the host); the board encodes (Position.to_id) as it plays.
+"""Decoding a gnubg Position ID (bgcore.position.Position.from_id): loaded when first asked (a
+journal's snapshot at power-up, the host); the board encodes (Position.to_id) as it plays."""
 
 import binascii
 

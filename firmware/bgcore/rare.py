@@ -1,7 +1,7 @@
-# Rules the board seldom needs, loaded on first use (RAM): a shut-out player's pass, the
-# opening rethrow (old rule options), and the events of those, of the acceptor's demand of a
-# higher forfeit (bgcore.resign) and of irregular throws (bgcore.irregular), applied as a
-# journal replays them.
+"""Rules the board seldom needs, loaded on first use (RAM): a shut-out player's pass, the
+opening rethrow (old rule options), and the events of those, of the acceptor's demand of a
+higher forfeit (bgcore.resign) and of irregular throws (bgcore.irregular), applied as a
+journal replays them."""
 
 from bgcore.errors import RuleError
 from bgcore.offers import PLAYING, player_error

@@ -1,6 +1,6 @@
-# Resignations: who may offer one and at what level, who answers it, and the acceptor's
-# demand of a higher forfeit. Loaded when a resignation is offered or asked about (the board
-# pays no RAM for it before).
+"""Resignations: who may offer one and at what level, who answers it, and the acceptor's
+demand of a higher forfeit. Loaded when a resignation is offered or asked about (the board
+pays no RAM for it before)."""
 
 from bgcore.cube import BACKGAMMON, SINGLE
 from bgcore.errors import RuleError

@@ -1,4 +1,4 @@
-# The optional rules players agree on before a game, match, session or chouette.
+"""The optional rules players agree on before a game, match, session or chouette."""
 
 from bgcore.errors import RuleError
 

@@ -1,7 +1,7 @@
-# A match over a fixed number of games, decided by the total (the match-play sheet: "the
-# winner of the match determined by a tally of total points (based on the number of games won
-# and lost) after the final game in an agreed-upon number of games"). Its own module, loaded
-# only for such a match: the board pays nothing for it otherwise.
+"""A match over a fixed number of games, decided by the total (the match-play sheet: "the
+winner of the match determined by a tally of total points (based on the number of games won
+and lost) after the final game in an agreed-upon number of games"). Its own module, loaded
+only for such a match: the board pays nothing for it otherwise."""
 
 from bgcore.errors import RuleError
 from bgcore.match import Match

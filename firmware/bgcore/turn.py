@@ -1,4 +1,4 @@
-# A turn as a person plays it: lift a checker, see where it may go, place it, take it back.
+"""A turn as a person plays it: lift a checker, see where it may go, place it, take it back."""
 
 from collections import namedtuple
 

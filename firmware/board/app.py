@@ -1,6 +1,6 @@
-# The board's application: sensing, the game controller, the journal, the LEDs and the
-# serial protocol wired to whatever hardware is passed in (the Pico's drivers in main.py,
-# simulated hardware in the virtual board and the tests), and the loop that runs them.
+"""The board's application: sensing, the game controller, the journal, the LEDs and the
+serial protocol wired to whatever hardware is passed in (the Pico's drivers in main.py,
+simulated hardware in the virtual board and the tests), and the loop that runs them."""
 
 import gc
 import json

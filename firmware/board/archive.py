@@ -1,19 +1,19 @@
-# The events a journal's compaction drops, kept on flash until the host has them: a day of
-# play without the host is not forgotten (the journal itself keeps only its last events).
-#
-# The file ("journal.arc") is a journal of its own (board.journal's lines, no snapshot):
-# header {"id": the journal's id, "base": B, "first": B + 1, "snap": null}, then events
-# B+1, B+2, ... byte for byte as the journal held them. Compaction appends the events it is
-# about to drop (before the journal is rewritten: a power cut between leaves them in both,
-# never in neither). The host's "ack" of seq N (bgboard log, once they are on its disk)
-# rewrites the file without the events up to N.
-#
-# Full: compaction cannot drop what the archive cannot take, so the journal fills and the
-# board refuses actions until the host takes the archive. Before that, a new match is
-# refused (board.controller) while less than 1/RESERVE of the archive is free (at least a
-# whole journal, what one compaction may drop; at most half): the match in play can finish.
-# An archive left by another journal (its id differs) is kept aside like a damaged journal
-# (journal.bad-N, for `bgboard kept`) and a new one begins.
+"""The events a journal's compaction drops, kept on flash until the host has them: a day of
+play without the host is not forgotten (the journal itself keeps only its last events).
+
+The file ("journal.arc") is a journal of its own (board.journal's lines, no snapshot):
+header {"id": the journal's id, "base": B, "first": B + 1, "snap": null}, then events
+B+1, B+2, ... byte for byte as the journal held them. Compaction appends the events it is
+about to drop (before the journal is rewritten: a power cut between leaves them in both,
+never in neither). The host's "ack" of seq N (bgboard log, once they are on its disk)
+rewrites the file without the events up to N.
+
+Full: compaction cannot drop what the archive cannot take, so the journal fills and the
+board refuses actions until the host takes the archive. Before that, a new match is
+refused (board.controller) while less than 1/RESERVE of the archive is free (at least a
+whole journal, what one compaction may drop; at most half): the match in play can finish.
+An archive left by another journal (its id differs) is kept aside like a damaged journal
+(journal.bad-N, for `bgboard kept`) and a new one begins."""
 
 from board.journal import Journal, Resync
 

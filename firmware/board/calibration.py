@@ -1,6 +1,6 @@
-# Calibration of the hall sensors: each slot's zero level on the empty board, and the sensors
-# that cannot be trusted; the host's calibrate command. Its own module: a board calibrates
-# rarely and loads it only then.
+"""Calibration of the hall sensors: each slot's zero level on the empty board, and the sensors
+that cannot be trusted; the host's calibrate command. Its own module: a board calibrates
+rarely and loads it only then."""
 
 from array import array
 

@@ -1,6 +1,6 @@
-# Building a board.sensing.Field: its figures checked, the neighbour table turned into the
-# pipeline's reverse lookup. Loaded only while a Field is built (at start-up), then let go:
-# this code is not resident (board.sensing.Field).
+"""Building a board.sensing.Field: its figures checked, the neighbour table turned into the
+pipeline's reverse lookup. Loaded only while a Field is built (at start-up), then let go:
+this code is not resident (board.sensing.Field)."""
 
 from array import array
 

@@ -1,10 +1,10 @@
-# A play the host expects for the turn (GNU Backgammon's, `guide` in docs/protocol.md): the
-# LEDs show it one checker at a time (which to lift, where it goes, the blots it hits and
-# their bar), a checker moved otherwise is shown as wrong, and the board commits no other
-# play. A hint (`"hint": true`) is shown the same way but commits any play: a checker the
-# person moves otherwise after asking puts the board's own drawing back. Loaded on the first
-# `guide` command only, which hooks it onto that board (hook()): the controller carries no
-# code for it (RAM: the soak's 160K has no room to spare).
+"""A play the host expects for the turn (GNU Backgammon's, `guide` in docs/protocol.md): the
+LEDs show it one checker at a time (which to lift, where it goes, the blots it hits and
+their bar), a checker moved otherwise is shown as wrong, and the board commits no other
+play. A hint (`"hint": true`) is shown the same way but commits any play: a checker the
+person moves otherwise after asking puts the board's own drawing back. Loaded on the first
+`guide` command only, which hooks it onto that board (hook()): the controller carries no
+code for it (RAM: the soak's 160K has no room to spare)."""
 
 from bgcore import Turn
 from board.leds import HIT, ORIGIN, TARGET, WRONG

@@ -1,6 +1,6 @@
-# The hardware the board logic uses, as duck-typed interfaces: the Pico drivers (drivers/)
-# and the simulated hardware (sim/) implement these methods; the logic receives instances
-# and never imports machine. Subclassing is optional; these classes document the contract.
+"""The hardware the board logic uses, as duck-typed interfaces: the Pico drivers (drivers/)
+and the simulated hardware (sim/) implement these methods; the logic receives instances
+and never imports machine. Subclassing is optional; these classes document the contract."""
 
 
 class Scanner:

@@ -1,30 +1,30 @@
-# The journal of committed game events on flash: append-only, survives a power cut at any
-# instant, bounded in size. Works on any board.storage.FlashStorage-like object (read lines
-# from open(name, "rb"), append, open(name, "wb"), rename, remove).
-#
-# On flash: one file (default "journal") of lines, each
-#     CCCCCCCC TAG JSON\n
-# CCCCCCCC is the CRC-32 of the bytes after it up to the newline (board.journal_codec writes
-# and reads them; this module decides what they hold):
-#   header (first line) TAG "h", JSON {"id": journal id, "base": B, "first": F,
-#                                      "snap": snapshot dict or null}
-#   event               TAG "e<seq>", JSON the event as given (its "seq" is the TAG's)
-#   restart point       TAG "s<seq>", JSON the snapshot after event seq (mark(): the board
-#                       writes one as each game begins)
-# The snapshot is the state after event B (null and B 0: the empty start). Events follow with
-# seq F, F+1, ... (F <= B + 1): those up to B are kept only for since(). A line that fails its
-# CRC (an append that failed or was cut off, ended by "!\n" before the next) is passed
-# over when the next intact line continues the sequence: it never held a committed event. An
-# intact line that breaks the sequence ends the journal; opening repairs the file so appends
-# never follow a broken line. Past such damage, the first restart point whose events all
-# follow intact lets the journal go on from there: the damage costs the events up to it (at
-# most the game it lies in), not everything after it.
-#
-# Power cuts and failed writes: an append only adds at the end (a cut leaves at most a torn
-# last line, which the next append first ends with "!\n"); everything rewritten
-# (creation, compaction, repair) is written whole to
-# "journal.new", which then replaces the journal by an atomic rename. A leftover
-# "journal.new" is an unfinished rewrite and is removed on opening.
+r"""The journal of committed game events on flash: append-only, survives a power cut at any
+instant, bounded in size. Works on any board.storage.FlashStorage-like object (read lines
+from open(name, "rb"), append, open(name, "wb"), rename, remove).
+
+On flash: one file (default "journal") of lines, each
+    CCCCCCCC TAG JSON\n
+CCCCCCCC is the CRC-32 of the bytes after it up to the newline (board.journal_codec writes
+and reads them; this module decides what they hold):
+  header (first line) TAG "h", JSON {"id": journal id, "base": B, "first": F,
+                                     "snap": snapshot dict or null}
+  event               TAG "e<seq>", JSON the event as given (its "seq" is the TAG's)
+  restart point       TAG "s<seq>", JSON the snapshot after event seq (mark(): the board
+                      writes one as each game begins)
+The snapshot is the state after event B (null and B 0: the empty start). Events follow with
+seq F, F+1, ... (F <= B + 1): those up to B are kept only for since(). A line that fails its
+CRC (an append that failed or was cut off, ended by "!\n" before the next) is passed
+over when the next intact line continues the sequence: it never held a committed event. An
+intact line that breaks the sequence ends the journal; opening repairs the file so appends
+never follow a broken line. Past such damage, the first restart point whose events all
+follow intact lets the journal go on from there: the damage costs the events up to it (at
+most the game it lies in), not everything after it.
+
+Power cuts and failed writes: an append only adds at the end (a cut leaves at most a torn
+last line, which the next append first ends with "!\n"); everything rewritten
+(creation, compaction, repair) is written whole to
+"journal.new", which then replaces the journal by an atomic rename. A leftover
+"journal.new" is an unfinished rewrite and is removed on opening."""
 
 import random
 

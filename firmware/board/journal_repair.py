@@ -1,12 +1,12 @@
-# The rare path of board.journal: a journal found damaged when it is opened (a line that
-# fails its CRC with intact events after it). Imported only then, so a board's heap does
-# not hold this code in play.
-#
-# The damage costs the events up to the first restart point past it that every later event
-# follows (the header's snapshot if the damage lies in the events before it): the journal
-# goes on from there under a new id. With no such point it ends before the damage, as a
-# journal cut short, and its next events reuse the lost seqs under a new id. Either way the
-# damaged file is kept as it was (<name>.bad-N) and `lost` names the events it cost.
+"""The rare path of board.journal: a journal found damaged when it is opened (a line that
+fails its CRC with intact events after it). Imported only then, so a board's heap does
+not hold this code in play.
+
+The damage costs the events up to the first restart point past it that every later event
+follows (the header's snapshot if the damage lies in the events before it): the journal
+goes on from there under a new id. With no such point it ends before the damage, as a
+journal cut short, and its next events reuse the lost seqs under a new id. Either way the
+damaged file is kept as it was (<name>.bad-N) and `lost` names the events it cost."""
 
 from board.journal import _new_id
 from board.journal_codec import CHUNK, POINT, check, json_at, seq_of

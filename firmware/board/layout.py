@@ -1,21 +1,21 @@
-# Where the 128 sensed slots are, and how checkers on a point fill them.
-#
-# Slot numbers: point p (1..24, white's numbering: white moves 24 -> 1, black's point q is
-# physical point 25 - q) has slots (p - 1) * 5 + k, k = 0 at the board's edge (the wide end of
-# the triangle) to k = 4 at its tip. The bar: white's 4 slots 120..123 (top half, next to
-# white's entry quarter, points 19..24), black's 124..127 (bottom half), k = 0 at the edge.
-# hardware/pinmap.json ("sensors") and hardware/field_table.json number slots the same way.
-# Which slots neighbour which is board.neighbours', each slot's sensor channel board.wiring's:
-# loaded only while a Field or a Pico's scanner is built, they are not resident.
-#
-# Colour: white checkers are magnet north-up: a positive field (reading above the zero
-# level), sign +1. Black: south-up, negative, sign -1. A slot's code is the signed stack
-# height clipped to 3: 0 empty, +1/+2/+3 white 1, 2, "3 or more", -1/-2/-3 black.
-#
-# Filling convention (expected_slots): up to 5 checkers take one slot each from slot 0; more
-# stack in layers, again from slot 0: 6 -> 2,1,1,1,1; 7 -> 2,2,1,1,1; 11 -> 3,2,2,2,2. The
-# bar fills its 4 slots the same way. People do not always stack like this: compare a point
-# by its codes' sum against its count (a 3 means "3 or more"), not slot by slot.
+"""Where the 128 sensed slots are, and how checkers on a point fill them.
+
+Slot numbers: point p (1..24, white's numbering: white moves 24 -> 1, black's point q is
+physical point 25 - q) has slots (p - 1) * 5 + k, k = 0 at the board's edge (the wide end of
+the triangle) to k = 4 at its tip. The bar: white's 4 slots 120..123 (top half, next to
+white's entry quarter, points 19..24), black's 124..127 (bottom half), k = 0 at the edge.
+hardware/pinmap.json ("sensors") and hardware/field_table.json number slots the same way.
+Which slots neighbour which is board.neighbours', each slot's sensor channel board.wiring's:
+loaded only while a Field or a Pico's scanner is built, they are not resident.
+
+Colour: white checkers are magnet north-up: a positive field (reading above the zero
+level), sign +1. Black: south-up, negative, sign -1. A slot's code is the signed stack
+height clipped to 3: 0 empty, +1/+2/+3 white 1, 2, "3 or more", -1/-2/-3 black.
+
+Filling convention (expected_slots): up to 5 checkers take one slot each from slot 0; more
+stack in layers, again from slot 0: 6 -> 2,1,1,1,1; 7 -> 2,2,1,1,1; 11 -> 3,2,2,2,2. The
+bar fills its 4 slots the same way. People do not always stack like this: compare a point
+by its codes' sum against its count (a 3 means "3 or more"), not slot by slot."""
 
 from array import array
 

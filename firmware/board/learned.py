@@ -1,16 +1,16 @@
-# What the sensing learned from play (board.sensing.Sensing.learned()), kept on flash with the
-# calibration when it has moved materially since it was kept, and taken back at power-up.
-# Loaded only then (board.app.App.keep_learned, about once a game; Sensing(learned=...)),
-# then let go.
-#
-# Material is what moves a reading by about the hysteresis (8 counts): a sensor's gain by 1 %
-# (8.6 of a single checker's 860 counts; a stack of two stands 30 counts from the 2/3
-# boundary), the level of two by 2 counts (the least step the sensing moves its levels by),
-# the neighbours' coupling by 2 % (the sensing rescales it only in steps of 10 %: any step).
-# Less is the learning's own wander (a placement moves its sensor's gain by an eighth of that
-# checker's deviation). A write costs a Pico tens of ms at a quiet moment, at most once a game:
-# in the virtual board's 12-game sessions one with nominal parts wrote after 3 games, one with
-# sensors +-10 % apart after 8 (still learning the sensors seldom under a lone checker).
+"""What the sensing learned from play (board.sensing.Sensing.learned()), kept on flash with the
+calibration when it has moved materially since it was kept, and taken back at power-up.
+Loaded only then (board.app.App.keep_learned, about once a game; Sensing(learned=...)),
+then let go.
+
+Material is what moves a reading by about the hysteresis (8 counts): a sensor's gain by 1 %
+(8.6 of a single checker's 860 counts; a stack of two stands 30 counts from the 2/3
+boundary), the level of two by 2 counts (the least step the sensing moves its levels by),
+the neighbours' coupling by 2 % (the sensing rescales it only in steps of 10 %: any step).
+Less is the learning's own wander (a placement moves its sensor's gain by an eighth of that
+checker's deviation). A write costs a Pico tens of ms at a quiet moment, at most once a game:
+in the virtual board's 12-game sessions one with nominal parts wrote after 3 games, one with
+sensors +-10 % apart after 8 (still learning the sensors seldom under a lone checker)."""
 
 import json
 

@@ -1,7 +1,7 @@
-# What the LEDs show: legal destinations while a checker is lifted, the origin, errors, what
-# must be restored, the dice. Draws into a preallocated frame in logical places (points,
-# bar, trays, dice) through the chain table of hardware/pinmap.json, at the brightness set,
-# and holds the whole under a current cap (a USB port gives a few hundred mA).
+"""What the LEDs show: legal destinations while a checker is lifted, the origin, errors, what
+must be restored, the dice. Draws into a preallocated frame in logical places (points,
+bar, trays, dice) through the chain table of hardware/pinmap.json, at the brightness set,
+and holds the whole under a current cap (a USB port gives a few hundred mA)."""
 
 # The roles' colours are the contract's (bgwire): the host reads them back.
 

@@ -1,5 +1,5 @@
-# The host's maintenance commands, loaded when asked (RAM): the sensors' dump, the journals
-# kept aside (damaged), the LED test. Each takes the application (board.app.App).
+"""The host's maintenance commands, loaded when asked (RAM): the sensors' dump, the journals
+kept aside (damaged), the LED test. Each takes the application (board.app.App)."""
 
 
 def dump(app):

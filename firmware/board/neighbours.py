@@ -1,9 +1,9 @@
-# The default neighbour table: which slots' sensors see which neighbours' checkers, from
-# the board's geometry (hardware/geometry.json): two halves, 13 columns each: bottom 12..7,
-# bar, 6..1 from left to right; top 13..18, bar, 19..24. Slot k of every column in a half
-# lies on the same row; slots are 32 mm apart along a point and across points; the bar is
-# 40 mm wide. Loaded only where a Field (board.field) or a simulated sensor model is built,
-# then let go: it is not resident (board.forget).
+"""The default neighbour table: which slots' sensors see which neighbours' checkers, from
+the board's geometry (hardware/geometry.json): two halves, 13 columns each: bottom 12..7,
+bar, 6..1 from left to right; top 13..18, bar, 19..24. Slot k of every column in a half
+lies on the same row; slots are 32 mm apart along a point and across points; the bar is
+40 mm wide. Loaded only where a Field (board.field) or a simulated sensor model is built,
+then let go: it is not resident (board.forget)."""
 
 from board.layout import BAR_FIRST, BAR_SLOTS, BLACK_SIGN, POINT_SLOTS, SLOTS, WHITE_SIGN, \
     bar_slot, point_slot, where

@@ -1,12 +1,12 @@
-# The board's side of the USB serial protocol: newline-delimited JSON.
-#
-#   host -> board   {"cmd": "roll", "dice": [5, 2], "id": 7}
-#   board -> host   {"id": 7, "ok": true, ...}  or  {"id": 7, "error": "why, in words"}
-#   board -> host   {"ev": "play", "seq": 12, ...}   (journal events, pushed as they commit)
-#   board -> host   {"hello": "bgboard", "protocol": 1, "firmware": "0.1.0"}  (at start-up)
-#
-# Every command is checked against bgwire.commands (the contract both ends share) before the
-# handler sees it, so a malformed or unknown command gets an error reply and changes nothing.
+"""The board's side of the USB serial protocol: newline-delimited JSON.
+
+  host -> board   {"cmd": "roll", "dice": [5, 2], "id": 7}
+  board -> host   {"id": 7, "ok": true, ...}  or  {"id": 7, "error": "why, in words"}
+  board -> host   {"ev": "play", "seq": 12, ...}   (journal events, pushed as they commit)
+  board -> host   {"hello": "bgboard", "protocol": 1, "firmware": "0.1.0"}  (at start-up)
+
+Every command is checked against bgwire.commands (the contract both ends share) before the
+handler sees it, so a malformed or unknown command gets an error reply and changes nothing."""
 
 import json
 

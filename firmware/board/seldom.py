@@ -1,9 +1,9 @@
-# Board actions seldom used, loaded on first use (RAM): resignations (offered, answered, the
-# acceptor's demand of a higher forfeit), a take-back by command, irregular throws with
-# physical dice (cocked dice thrown again, a play voided by the opponent), the differences
-# from the expected position shown (verify). Each action is checked by bgcore, then
-# committed as the controller commits any event (board.controller.Controller._commit:
-# journaled, then sent); the controller's methods of the same names call these.
+"""Board actions seldom used, loaded on first use (RAM): resignations (offered, answered, the
+acceptor's demand of a higher forfeit), a take-back by command, irregular throws with
+physical dice (cocked dice thrown again, a play voided by the opponent), the differences
+from the expected position shown (verify). Each action is checked by bgcore, then
+committed as the controller commits any event (board.controller.Controller._commit:
+journaled, then sent); the controller's methods of the same names call these."""
 
 from board.tracker import Reading
 

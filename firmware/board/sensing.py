@@ -1,32 +1,32 @@
-# The sensing pipeline: 128 raw ADC counts per scan -> a stable frame of signed slot codes.
-#
-# Per slot: zero offset (calibrated, then re-zeroed slowly while the slot is known empty),
-# neighbour correction (subtract the fields of the neighbours' classified stacks: a fixed
-# table, the fields adding linearly), classification with hysteresis into a code -3..3
-# (board.layout: 0 empty, sign = colour, 1, 2, 3 = "3 or more"), then debounce: a new code
-# becomes stable only after it has held for stable_ms. Pure logic: the clock is passed in,
-# raw frames are handed to scan(). No allocation per scan: every buffer is made once here.
-#
-# Learning from play (issue 16): when the board knows what stands on the slots (it agrees with
-# the expected position: confirm()), each slot's code there is its expected code. The
-# hysteresis then favours the expected code, not the present one ("unchanged" unless the
-# reading is clearly one more or one less), and a few slots per scan (round robin, with the
-# re-zeroing) learn their stack's deviation from its level: a weak or strong magnet, a
-# checker off-centre, a sensor's sensitivity, drift under a stack. The set's strength is
-# learned across slots at each confirm(), so a new set of checkers needs no calibration.
-# What a single checker's deviation says about its sensor goes into that slot's gain when the
-# checker leaves (a sensor's sensitivity stays, the checkers' magnets and placements vary);
-# the level of two (and three's with it) follows the confirmed stacks of two. Between two
-# confirmed positions, the empty slots whose neighbours changed show how strongly the sensors
-# see their neighbours: the table's coupling is scaled to it, and a sensor that sees none of
-# its neighbours' checkers come and go is dead (found before a checker is put on it). What
-# is learned is plain data (learned()): the application keeps it on flash and gives it to the
-# next pipeline (learned=): a power cut costs at most what the game in play taught.
-#
-# Speed: each slot keeps the window of raw counts inside which its code stays what it is
-# (offset, neighbour correction, gain and hysteresis folded in). An idle slot costs two
-# comparisons; the window is recomputed only when the slot's code, a neighbour's code or
-# its offset changes.
+"""The sensing pipeline: 128 raw ADC counts per scan -> a stable frame of signed slot codes.
+
+Per slot: zero offset (calibrated, then re-zeroed slowly while the slot is known empty),
+neighbour correction (subtract the fields of the neighbours' classified stacks: a fixed
+table, the fields adding linearly), classification with hysteresis into a code -3..3
+(board.layout: 0 empty, sign = colour, 1, 2, 3 = "3 or more"), then debounce: a new code
+becomes stable only after it has held for stable_ms. Pure logic: the clock is passed in,
+raw frames are handed to scan(). No allocation per scan: every buffer is made once here.
+
+Learning from play (issue 16): when the board knows what stands on the slots (it agrees with
+the expected position: confirm()), each slot's code there is its expected code. The
+hysteresis then favours the expected code, not the present one ("unchanged" unless the
+reading is clearly one more or one less), and a few slots per scan (round robin, with the
+re-zeroing) learn their stack's deviation from its level: a weak or strong magnet, a
+checker off-centre, a sensor's sensitivity, drift under a stack. The set's strength is
+learned across slots at each confirm(), so a new set of checkers needs no calibration.
+What a single checker's deviation says about its sensor goes into that slot's gain when the
+checker leaves (a sensor's sensitivity stays, the checkers' magnets and placements vary);
+the level of two (and three's with it) follows the confirmed stacks of two. Between two
+confirmed positions, the empty slots whose neighbours changed show how strongly the sensors
+see their neighbours: the table's coupling is scaled to it, and a sensor that sees none of
+its neighbours' checkers come and go is dead (found before a checker is put on it). What
+is learned is plain data (learned()): the application keeps it on flash and gives it to the
+next pipeline (learned=): a power cut costs at most what the game in play taught.
+
+Speed: each slot keeps the window of raw counts inside which its code stays what it is
+(offset, neighbour correction, gain and hysteresis folded in). An idle slot costs two
+comparisons; the window is recomputed only when the slot's code, a neighbour's code or
+its offset changes."""
 
 from array import array
 

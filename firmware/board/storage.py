@@ -1,9 +1,9 @@
-# Flash files (board.hw.Storage) over os and open, rooted at a directory: "/" on the Pico
-# (littlefs, where os.rename atomically replaces its target), a folder on disk on the unix
-# port and CPython (the virtual board's flash). Names are plain file names in that directory.
-#
-# Beyond hw.Storage (read, write, rename, remove) it offers what an append-only journal needs
-# to keep RAM small: append, open (stream a file), size and names.
+"""Flash files (board.hw.Storage) over os and open, rooted at a directory: "/" on the Pico
+(littlefs, where os.rename atomically replaces its target), a folder on disk on the unix
+port and CPython (the virtual board's flash). Names are plain file names in that directory.
+
+Beyond hw.Storage (read, write, rename, remove) it offers what an append-only journal needs
+to keep RAM small: append, open (stream a file), size and names."""
 
 import os
 

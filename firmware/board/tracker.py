@@ -1,11 +1,11 @@
-# Reading what a person did from what the sensors see.
-#
-# The tracker compares the sensed board with the position the turn in progress expects and
-# reads the difference: one checker missing is a lift; missing here and extra there is a
-# placement (a move, if the rules allow it); the reverse of an earlier move is a takeback;
-# anything else is a disturbance to be restored. Nothing is committed until the board shows
-# a whole, legal step. Counts are in each side's own numbering (25 its bar); sensing cannot
-# see the trays, so a checker that leaves the board may be in a hand or borne off.
+"""Reading what a person did from what the sensors see.
+
+The tracker compares the sensed board with the position the turn in progress expects and
+reads the difference: one checker missing is a lift; missing here and extra there is a
+placement (a move, if the rules allow it); the reverse of an earlier move is a takeback;
+anything else is a disturbance to be restored. Nothing is committed until the board shows
+a whole, legal step. Counts are in each side's own numbering (25 its bar); sensing cannot
+see the trays, so a checker that leaves the board may be in a hand or borne off."""
 
 from board.layout import BAR_FIRST, POINT_SLOTS, SLOTS
 

@@ -1,5 +1,5 @@
-# Each slot's sensor channel, from the pin map: loaded by main.py while it builds a Pico's
-# scanner (and by the emulated Pico's harness), then let go: it is not resident.
+"""Each slot's sensor channel, from the pin map: loaded by main.py while it builds a Pico's
+scanner (and by the emulated Pico's harness), then let go: it is not resident."""
 
 from board.layout import BAR_SLOTS, BLACK_SIGN, POINT_SLOTS, POINTS, SLOTS, WHITE_SIGN, \
     bar_slot

@@ -1,7 +1,7 @@
-# The six buttons (board.hw.Buttons), polled and debounced: a press counts once its level has
-# held for DEBOUNCE_MS. It takes its buttons from main.py as a table: (machine.Pin input, its
-# bit as the contract numbers them (bgwire), the level it reads while pressed), each Pin set
-# up with its pull as the board is wired (hardware/pinmap.json).
+"""The six buttons (board.hw.Buttons), polled and debounced: a press counts once its level has
+held for DEBOUNCE_MS. It takes its buttons from main.py as a table: (machine.Pin input, its
+bit as the contract numbers them (bgwire), the level it reads while pressed), each Pin set
+up with its pull as the board is wired (hardware/pinmap.json)."""
 
 import time
 

@@ -1,7 +1,7 @@
-# The WS2812 chain (board.hw.Leds) through MicroPython's neopixel: the renderer's RGB frame is
-# copied into the driver's own buffer in the strip's colour order, no allocation per frame.
-# Like neopixel itself it takes the data pin (a machine.Pin, from main.py), the number of
-# LEDs and their colour order (hardware/pinmap.json's "leds").
+"""The WS2812 chain (board.hw.Leds) through MicroPython's neopixel: the renderer's RGB frame is
+copied into the driver's own buffer in the strip's colour order, no allocation per frame.
+Like neopixel itself it takes the data pin (a machine.Pin, from main.py), the number of
+LEDs and their colour order (hardware/pinmap.json's "leds")."""
 
 import micropython
 from neopixel import NeoPixel

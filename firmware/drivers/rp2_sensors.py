@@ -1,30 +1,30 @@
-# The Pico's hall-sensor scanner (board.hw.Scanner): 8 banks of 16 sensors, one 74HC4067 per
-# bank into one ADC pin, each bank powered through a 74HC138 output while the enable line is
-# at its active level (low on the reference board).
-#
-# It takes what it drives, as main.py builds it from the pin map (hardware/pinmap.json): the
-# four mux select lines S0..S3 and the three bank select lines A0..A2 (machine.Pin outputs),
-# the bank enable (a Pin output) and its active level, the ADC (machine.ADC on the sensors'
-# common line), and the slot table: each slot's (bank, channel). It reads no pin map itself.
-#
-# Channels are read in Gray-code order, forwards on even banks and backwards on odd ones,
-# so exactly one select line toggles between two readings and none between banks.
-#
-# On an RP2040 the whole scan goes straight to the registers (SIO to choose and power a bank
-# and toggle a select line, the ADC's CS and RESULT, the timer to let the mux settle) from one
-# viper call. Most of a scan is the banks' power-up: so the scan ends with bank 0 powered,
-# and the next one finds it ready (its power-up passed while the loop did the rest of its
-# work): 7 waits of 0.5 ms, not 8. One bank is on at a time, as before; bank 0 simply stays on
-# between scans. The waits go through time.sleep_us, which the MicroPython port makes a tight
-# loop on the timer. (machine.Pin and machine.ADC calls took 9.4 ms a scan, a viper call per
-# bank 5.8 ms, this 4.3 ms.) The registers need each line's bit in SIO's GPIO_OUT, which
-# rp2's Pin does not tell: each pin is flipped and back once at start-up and the bit that
-# changed is its own (the enable's flip powers bank 0 for a few microseconds); the ADC's
-# input is what its first read_u16 chose in CS.
-# The same code checks each reading against the sensing's window for its slot (watch()),
-# which spares board.sensing a pass over all 128 slots in Python (1.7 ms a scan).
-# Elsewhere (another port, the tests' stand-in machine) the same scan goes through the
-# Pin and ADC objects' own calls.
+"""The Pico's hall-sensor scanner (board.hw.Scanner): 8 banks of 16 sensors, one 74HC4067 per
+bank into one ADC pin, each bank powered through a 74HC138 output while the enable line is
+at its active level (low on the reference board).
+
+It takes what it drives, as main.py builds it from the pin map (hardware/pinmap.json): the
+four mux select lines S0..S3 and the three bank select lines A0..A2 (machine.Pin outputs),
+the bank enable (a Pin output) and its active level, the ADC (machine.ADC on the sensors'
+common line), and the slot table: each slot's (bank, channel). It reads no pin map itself.
+
+Channels are read in Gray-code order, forwards on even banks and backwards on odd ones,
+so exactly one select line toggles between two readings and none between banks.
+
+On an RP2040 the whole scan goes straight to the registers (SIO to choose and power a bank
+and toggle a select line, the ADC's CS and RESULT, the timer to let the mux settle) from one
+viper call. Most of a scan is the banks' power-up: so the scan ends with bank 0 powered,
+and the next one finds it ready (its power-up passed while the loop did the rest of its
+work): 7 waits of 0.5 ms, not 8. One bank is on at a time, as before; bank 0 simply stays on
+between scans. The waits go through time.sleep_us, which the MicroPython port makes a tight
+loop on the timer. (machine.Pin and machine.ADC calls took 9.4 ms a scan, a viper call per
+bank 5.8 ms, this 4.3 ms.) The registers need each line's bit in SIO's GPIO_OUT, which
+rp2's Pin does not tell: each pin is flipped and back once at start-up and the bit that
+changed is its own (the enable's flip powers bank 0 for a few microseconds); the ADC's
+input is what its first read_u16 chose in CS.
+The same code checks each reading against the sensing's window for its slot (watch()),
+which spares board.sensing a pass over all 128 slots in Python (1.7 ms a scan).
+Elsewhere (another port, the tests' stand-in machine) the same scan goes through the
+Pin and ADC objects' own calls."""
 
 import sys
 import time

@@ -1,7 +1,7 @@
-# The RP2040's watchdog (board.hw.Watchdog). machine.WDT cannot be stopped once started, but
-# the chip can: a host that interrupts the firmware to flash it (mpremote's Ctrl-C) must not
-# be reset in the middle of the copy, so stop() clears the enable bit (RP2040 datasheet,
-# WATCHDOG CTRL at 0x40058000, ENABLE bit 30; +0x3000 is the register's atomic clear alias).
+"""The RP2040's watchdog (board.hw.Watchdog). machine.WDT cannot be stopped once started, but
+the chip can: a host that interrupts the firmware to flash it (mpremote's Ctrl-C) must not
+be reset in the middle of the copy, so stop() clears the enable bit (RP2040 datasheet,
+WATCHDOG CTRL at 0x40058000, ENABLE bit 30; +0x3000 is the register's atomic clear alias)."""
 
 import machine
 

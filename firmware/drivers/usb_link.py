@@ -1,8 +1,8 @@
-# The USB serial link (board.hw.SerialLink) over MicroPython's stdin/stdout: lines read
-# without blocking, by the contract's line reader (bgwire.lines: one buffer, MAX_LINE + 1
-# bytes, allocated once). The REPL's Ctrl-C stays on, so mpremote can always interrupt the
-# firmware to update it. Nothing here allocates while no byte arrives: poll() would make a
-# list at every call (100 a second from the serial task), each a collection's work later.
+"""The USB serial link (board.hw.SerialLink) over MicroPython's stdin/stdout: lines read
+without blocking, by the contract's line reader (bgwire.lines: one buffer, MAX_LINE + 1
+bytes, allocated once). The REPL's Ctrl-C stays on, so mpremote can always interrupt the
+firmware to update it. Nothing here allocates while no byte arrives: poll() would make a
+list at every call (100 a second from the serial task), each a collection's work later."""
 
 import io
 import select

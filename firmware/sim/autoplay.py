@@ -1,6 +1,6 @@
-# Two simulated players at a virtual board: they set up, throw, play random legal plays by
-# hand (clumsily at times), double, take and drop at random. Every play the board commits is
-# checked against what the hands did. (Power cuts thrown in: sim.power_cuts.)
+"""Two simulated players at a virtual board: they set up, throw, play random legal plays by
+hand (clumsily at times), double, take and drop at random. Every play the board commits is
+checked against what the hands did. (Power cuts thrown in: sim.power_cuts.)"""
 
 from bgcore import Position
 from board.controller import IDLE, OPENING, OVER, PASS_MS, PLAYING, SETUP

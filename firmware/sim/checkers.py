@@ -1,6 +1,6 @@
-# The checkers a builder owns, as the simulated sensors see them (sim.sensor_model): each
-# checker put on a slot has a magnet of the set's strength x (1 +- spread) and lands up to
-# off_centre mm from the sensor's axis. Loaded only for a set that is not the design's.
+"""The checkers a builder owns, as the simulated sensors see them (sim.sensor_model): each
+checker put on a slot has a magnet of the set's strength x (1 +- spread) and lands up to
+off_centre mm from the sensor's axis. Loaded only for a set that is not the design's."""
 
 from board.layout import SLOTS, filled
 from sim.rng import Rng

@@ -1,6 +1,6 @@
-# The simulated clock, on its own: a test of the board logic needs a clock, not the
-# simulated sensors (sim.sensor_model, 20 KB of heap on the unix port with the sensing it
-# imports).
+"""The simulated clock, on its own: a test of the board logic needs a clock, not the
+simulated sensors (sim.sensor_model, 20 KB of heap on the unix port with the sensing it
+imports)."""
 
 PERIOD = 1 << 30  # ticks_ms wraps here on a Pico
 

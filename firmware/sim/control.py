@@ -1,11 +1,11 @@
-# The virtual board's hands and buttons, worked over its serial line: "sim" lines from the
-# host (a person at the browser view or the terminal) act on the simulated table, never on
-# the firmware, which only sees what the sensors then read. A real board refuses these lines
-# (they have no "cmd"), so a host can tell the two apart with {"sim": "look"}.
-#
-# The lines, their checks and the button names are the contract's (bgwire.sim,
-# docs/protocol.md): every line is answered {"live": "sim", "table": [white 26 counts,
-# black 26], "hand": [w, b]} or {"live": "sim", "error": "words"}.
+"""The virtual board's hands and buttons, worked over its serial line: "sim" lines from the
+host (a person at the browser view or the terminal) act on the simulated table, never on
+the firmware, which only sees what the sensors then read. A real board refuses these lines
+(they have no "cmd"), so a host can tell the two apart with {"sim": "look"}.
+
+The lines, their checks and the button names are the contract's (bgwire.sim,
+docs/protocol.md): every line is answered {"live": "sim", "table": [white 26 counts,
+black 26], "hand": [w, b]} or {"live": "sim", "error": "words"}."""
 
 import json
 

@@ -1,5 +1,5 @@
-# Digests of plain data (sim.autoplay's power-cut check), in a module of their own so that
-# runs without power cuts do not load them (RAM).
+"""Digests of plain data (sim.autoplay's power-cut check), in a module of their own so that
+runs without power cuts do not load them (RAM)."""
 
 
 def fingerprint(data):

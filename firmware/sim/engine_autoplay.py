@@ -1,10 +1,10 @@
-# A simulated person playing against an engine on the host (bgboard engine --sim --autoplay):
-# the person's side plays as sim.autoplay does (random plays, doubles, takes and drops); on
-# the engine's turns the host throws, doubles and answers the cube, and the person moves the
-# engine's checkers as the board guides them (board.guide: the engine's play, on the LEDs).
-# At wrong_pct of the engine's turns the person first makes another whole play: the board
-# must show it as wrong and refuse to go on; the person then takes it back, checker by
-# checker, and makes the guided play.
+"""A simulated person playing against an engine on the host (bgboard engine --sim --autoplay):
+the person's side plays as sim.autoplay does (random plays, doubles, takes and drops); on
+the engine's turns the host throws, doubles and answers the cube, and the person moves the
+engine's checkers as the board guides them (board.guide: the engine's play, on the LEDs).
+At wrong_pct of the engine's turns the person first makes another whole play: the board
+must show it as wrong and refuse to go on; the person then takes it back, checker by
+checker, and makes the guided play."""
 
 from board.controller import OPENING, OVER, PASS_MS, PLAYING, SETUP
 from board.tracker import STEADY

@@ -1,5 +1,5 @@
-# Broken sensors, for the calibration and dead-sensor tests (sim.world's faults): loaded only
-# where a sensor is broken, the soaks' heap is a Pico's.
+"""Broken sensors, for the calibration and dead-sensor tests (sim.world's faults): loaded only
+where a sensor is broken, the soaks' heap is a Pico's."""
 
 from board.layout import SLOTS, filled
 

@@ -1,10 +1,10 @@
-# Simulated hands: a person moving checkers on the board, clumsily at times.
-#
-# Each action is a generator that changes the Table and yields how many milliseconds pass
-# before its next change; the simulator scans the sensors meanwhile. A person rests a checker
-# long enough for the board to see it (over 150 ms), slides some across other points on the
-# way, hesitates, knocks a checker off and puts it back, drops one on a wrong point and
-# corrects it, sends hit checkers to the bar and bears off into the tray.
+"""Simulated hands: a person moving checkers on the board, clumsily at times.
+
+Each action is a generator that changes the Table and yields how many milliseconds pass
+before its next change; the simulator scans the sensors meanwhile. A person rests a checker
+long enough for the board to see it (over 150 ms), slides some across other points on the
+way, hesitates, knocks a checker off and puts it back, drops one on a wrong point and
+corrects it, sends hit checkers to the bar and bears off into the tray."""
 
 from bgcore import Turn
 from bgwire import BLACK, WHITE

@@ -1,5 +1,5 @@
-# Simulated LEDs, buttons and serial link (board.hw interfaces) for the virtual board and
-# the tests.
+"""Simulated LEDs, buttons and serial link (board.hw interfaces) for the virtual board and
+the tests."""
 
 import io
 

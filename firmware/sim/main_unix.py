@@ -1,26 +1,26 @@
-# The virtual board behind a serial line: the firmware application (board.app.App) on
-# simulated hardware (sim.virtual_board.VirtualBoard), speaking docs/protocol.md over this
-# process's stdin/stdout as a Pico speaks it over USB serial. Runs on the MicroPython unix
-# port and on CPython:
-#
-#   MICROPYPATH=build/bytecode micropython -X heapsize=256K firmware/sim/main_unix.py \
-#       --flash DIR [--seed N] [--speed X] [--autoplay LENGTH [--matches N] | --games K]
-#
-# --flash DIR: the board's flash (created if missing: journal, calibration). --seed: sensors,
-# dice and hands. --speed: simulated time runs X times real time (default 1; 0: as fast as
-# the machine goes while the players play, real time when they are done). --autoplay LENGTH:
-# simulated players (sim.autoplay) play N matches of LENGTH points on the board (default 1
-# match; --games K: a money session of K games instead; --double-pct, --take-pct as
-# sim.autoplay.Autoplay takes them) while the host
-# watches (--engine-side S: the host's engine plays side S, the players only the other and
-# carry out the plays the board guides; --wrong-pct: how often they first make another
-# play with the engine's checkers, as sim.engine_autoplay says); a {"live": "autoplay", ...}
-# line reports after each game and at the end (and autoplay.json in the flash folder).
-# --journal-bytes: the journal's budget on flash. The host may send commands at any time.
-#
-# Ctrl-C works as on a Pico: SIGINT, or the byte 0x03 on the line, raises KeyboardInterrupt
-# (the REPL's interrupt character is never disabled). The process ends when its stdin ends
-# (the other side of the line is gone for good).
+r"""The virtual board behind a serial line: the firmware application (board.app.App) on
+simulated hardware (sim.virtual_board.VirtualBoard), speaking docs/protocol.md over this
+process's stdin/stdout as a Pico speaks it over USB serial. Runs on the MicroPython unix
+port and on CPython:
+
+  MICROPYPATH=build/bytecode micropython -X heapsize=256K firmware/sim/main_unix.py \
+      --flash DIR [--seed N] [--speed X] [--autoplay LENGTH [--matches N] | --games K]
+
+--flash DIR: the board's flash (created if missing: journal, calibration). --seed: sensors,
+dice and hands. --speed: simulated time runs X times real time (default 1; 0: as fast as
+the machine goes while the players play, real time when they are done). --autoplay LENGTH:
+simulated players (sim.autoplay) play N matches of LENGTH points on the board (default 1
+match; --games K: a money session of K games instead; --double-pct, --take-pct as
+sim.autoplay.Autoplay takes them) while the host
+watches (--engine-side S: the host's engine plays side S, the players only the other and
+carry out the plays the board guides; --wrong-pct: how often they first make another
+play with the engine's checkers, as sim.engine_autoplay says); a {"live": "autoplay", ...}
+line reports after each game and at the end (and autoplay.json in the flash folder).
+--journal-bytes: the journal's budget on flash. The host may send commands at any time.
+
+Ctrl-C works as on a Pico: SIGINT, or the byte 0x03 on the line, raises KeyboardInterrupt
+(the REPL's interrupt character is never disabled). The process ends when its stdin ends
+(the other side of the line is gone for good)."""
 
 import io
 import json

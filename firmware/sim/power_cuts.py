@@ -1,6 +1,6 @@
-# Simulated players who cut the power now and then (soak_power): the board restarts from its
-# journal, must come back at its last committed event, and the players put the checkers back
-# where it asks. Its own module: the soaks that cut no power leave it out of their heap.
+"""Simulated players who cut the power now and then (soak_power): the board restarts from its
+journal, must come back at its last committed event, and the players put the checkers back
+where it asks. Its own module: the soaks that cut no power leave it out of their heap."""
 
 from sim.autoplay import Autoplay
 from sim.digest import fingerprint

@@ -1,5 +1,5 @@
-# A small seeded random source (xorshift32): the same numbers on CPython and MicroPython, so
-# a simulated match replays identically under either (board.hw.Random).
+"""A small seeded random source (xorshift32): the same numbers on CPython and MicroPython, so
+a simulated match replays identically under either (board.hw.Random)."""
 
 _M32 = 0xFFFFFFFF
 

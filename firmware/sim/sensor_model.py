@@ -1,25 +1,25 @@
-# Simulated sensors and clock: raw ADC counts per slot from where checkers are.
-#
-# Model per slot s (board.layout numbering), in 12-bit ADC counts:
-#   raw = zero[s] + drift[s](t) + gain[s] x (own field + neighbours' fields) + noise
-# own field of a stack of h checkers: 860, +177, +61, then +10 per layer (hardware.md), sign
-# +1 white (north-up), -1 black; neighbours' fields add linearly through kernels and a table
-# as in board.sensing.Field (default board.neighbours.neighbour_table(): -10..-13 counts per nearest
-# neighbour, 51 counts in the worst case; a kernel's last entry serves taller stacks); zero
-# spread +-offset_spread counts, sensitivity spread +-gain_spread;
-# Gaussian-ish noise (sum of four uniform bytes) of noise counts RMS; drift: a triangle wave
-# per sensor, amplitude up to +-drift counts, period drift_hours (+-50 %). The result is
-# clipped to 0..4095.
-#
-# Checkers (a set a builder owns, placed by hand): each checker put on a slot has a magnet of
-# strength `magnets` (the set's, 1.0 the design's) x (1 +- magnet_spread) and lands up to
-# off_centre mm from the sensor's axis; its layer's field is scaled by both (the off-centre
-# factor from hardware/field_table.json's "tolerance", magpylib: 4 mm off costs 26 % of a
-# single checker's field, 12 % of a higher layer's). A hand takes a stack's top checker: the
-# bottom one stays what it is, the upper ones left keep their mean. Neighbours see a stack
-# scaled as the sensor under it does.
-# Deterministic from seed (own xorshift32, same numbers on CPython and
-# MicroPython). read_into does not allocate on 64-bit MicroPython (32-bit ints are small).
+"""Simulated sensors and clock: raw ADC counts per slot from where checkers are.
+
+Model per slot s (board.layout numbering), in 12-bit ADC counts:
+  raw = zero[s] + drift[s](t) + gain[s] x (own field + neighbours' fields) + noise
+own field of a stack of h checkers: 860, +177, +61, then +10 per layer (hardware.md), sign
++1 white (north-up), -1 black; neighbours' fields add linearly through kernels and a table
+as in board.sensing.Field (default board.neighbours.neighbour_table(): -10..-13 counts per nearest
+neighbour, 51 counts in the worst case; a kernel's last entry serves taller stacks); zero
+spread +-offset_spread counts, sensitivity spread +-gain_spread;
+Gaussian-ish noise (sum of four uniform bytes) of noise counts RMS; drift: a triangle wave
+per sensor, amplitude up to +-drift counts, period drift_hours (+-50 %). The result is
+clipped to 0..4095.
+
+Checkers (a set a builder owns, placed by hand): each checker put on a slot has a magnet of
+strength `magnets` (the set's, 1.0 the design's) x (1 +- magnet_spread) and lands up to
+off_centre mm from the sensor's axis; its layer's field is scaled by both (the off-centre
+factor from hardware/field_table.json's "tolerance", magpylib: 4 mm off costs 26 % of a
+single checker's field, 12 % of a higher layer's). A hand takes a stack's top checker: the
+bottom one stays what it is, the upper ones left keep their mean. Neighbours see a stack
+scaled as the sensor under it does.
+Deterministic from seed (own xorshift32, same numbers on CPython and
+MicroPython). read_into does not allocate on 64-bit MicroPython (32-bit ints are small)."""
 
 from array import array
 

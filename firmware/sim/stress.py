@@ -1,7 +1,7 @@
-# The stress soak: whole matches on a virtual board built from parts a builder would really
-# get (issue 16): sensors with spread, noise and drift, a dead sensor, checkers with weak or
-# strong magnets put down off-centre. Every committed play is checked against the hands'.
-# Run by tests/soak/soak_stress.py (a short one) and tests/bench/bench_stress.py (the table).
+"""The stress soak: whole matches on a virtual board built from parts a builder would really
+get (issue 16): sensors with spread, noise and drift, a dead sensor, checkers with weak or
+strong magnets put down off-centre. Every committed play is checked against the hands'.
+Run by tests/soak/soak_stress.py (a short one) and tests/bench/bench_stress.py (the table)."""
 import gc
 
 from board.controller import IDLE

@@ -1,5 +1,5 @@
-# The physical truth of a simulated board: where every checker really is, including the ones
-# in a hand and in the trays, pushed into the sensor model as slot heights.
+"""The physical truth of a simulated board: where every checker really is, including the ones
+in a hand and in the trays, pushed into the sensor model as slot heights."""
 
 from board.layout import BAR_SLOTS, POINT_SLOTS, bar_slot, expected_slots, point_slot
 from bgwire import BLACK, WHITE

@@ -1,24 +1,24 @@
-# A Pico's life on the MicroPython unix port, for the virtual board (bgboard sim):
-#
-#   micropython unix_pico.py FLASH HW [--raw] [-- options for the virtual board]
-#
-# FLASH (a folder) becomes the board's flash, mounted at "/"; HW (a folder holding the
-# simulated hardware, the `sim` package) is mounted at /.sim and searched after the flash.
-# At power-up, where a Pico runs /main.py (the Pico's entry: its drivers), the device runs
-# the firmware on the flash with simulated hardware in their place (sim.main_unix), if
-# the flash has a main.py. stdin/stdout are the board's USB serial. What a host sends there:
-#
-# - While the firmware runs: its protocol lines. Ctrl-C (0x03) interrupts it (the firmware's link
-#   raises KeyboardInterrupt, as MicroPython's USB stack does) and the REPL takes over.
-# - At the REPL, what mpremote needs (see ../../docs/protocol.md, "The REPL"): Ctrl-A raw
-#   mode, raw-paste mode (Ctrl-E A Ctrl-A), Ctrl-B the friendly REPL, Ctrl-D soft reset.
-#   Code runs in one session (its globals persist) with the flash as its file system.
-#
-# A soft reset ends this process with SOFT_RESET (or SOFT_RESET_RAW, from raw mode: the
-# contract's bgwire.sim.RESET and RESET_RAW, read once the flash is mounted) after
-# saying "MPY: soft reboot": whoever runs the device (bgboard.sim) starts it again on the
-# same serial line with a fresh heap, as a soft reset gives one; from raw mode it comes
-# back in raw mode (--raw) without starting the firmware, as a Pico does.
+"""A Pico's life on the MicroPython unix port, for the virtual board (bgboard sim):
+
+  micropython unix_pico.py FLASH HW [--raw] [-- options for the virtual board]
+
+FLASH (a folder) becomes the board's flash, mounted at "/"; HW (a folder holding the
+simulated hardware, the `sim` package) is mounted at /.sim and searched after the flash.
+At power-up, where a Pico runs /main.py (the Pico's entry: its drivers), the device runs
+the firmware on the flash with simulated hardware in their place (sim.main_unix), if
+the flash has a main.py. stdin/stdout are the board's USB serial. What a host sends there:
+
+- While the firmware runs: its protocol lines. Ctrl-C (0x03) interrupts it (the firmware's link
+  raises KeyboardInterrupt, as MicroPython's USB stack does) and the REPL takes over.
+- At the REPL, what mpremote needs (see ../../docs/protocol.md, "The REPL"): Ctrl-A raw
+  mode, raw-paste mode (Ctrl-E A Ctrl-A), Ctrl-B the friendly REPL, Ctrl-D soft reset.
+  Code runs in one session (its globals persist) with the flash as its file system.
+
+A soft reset ends this process with SOFT_RESET (or SOFT_RESET_RAW, from raw mode: the
+contract's bgwire.sim.RESET and RESET_RAW, read once the flash is mounted) after
+saying "MPY: soft reboot": whoever runs the device (bgboard.sim) starts it again on the
+same serial line with a fresh heap, as a soft reset gives one; from raw mode it comes
+back in raw mode (--raw) without starting the firmware, as a Pico does."""
 
 import sys
 

@@ -1,7 +1,7 @@
-# A whole board in simulation: the sensor model under a table of checkers that simulated
-# hands move, the board's own sensor loop and game controller on top (or the whole firmware
-# application), a simulated clock. The virtual board (bgboard sim) and the long tests run
-# this, on MicroPython as on CPython.
+"""A whole board in simulation: the sensor model under a table of checkers that simulated
+hands move, the board's own sensor loop and game controller on top (or the whole firmware
+application), a simulated clock. The virtual board (bgboard sim) and the long tests run
+this, on MicroPython as on CPython."""
 
 import gc
 

@@ -1,7 +1,7 @@
-# The physical side of a simulated board: a clock, the hall sensors under the checkers, the
-# checkers themselves, and the factory's calibration. It exists before the board powers up,
-# and it is built before the firmware is loaded (sim.virtual_board.VirtualBoard takes it), so that
-# the simulation's buffers do not take the pieces of heap the firmware needs.
+"""The physical side of a simulated board: a clock, the hall sensors under the checkers, the
+checkers themselves, and the factory's calibration. It exists before the board powers up,
+and it is built before the firmware is loaded (sim.virtual_board.VirtualBoard takes it), so that
+the simulation's buffers do not take the pieces of heap the firmware needs."""
 import sys
 
 from board.layout import SLOTS, filled

