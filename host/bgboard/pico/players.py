@@ -141,11 +141,7 @@ class Players:
         if turn.position != seen:
             self.restore(game)
             return
-        moves = self._choose(turn, self.rng)
-        plan = self._scratch(turn)
-        for m in moves:
-            plan.move(m[0].src, m[-1].dst, [s.dst for s in m[:-1] if s.hit])
-        after = plan.position
+        moves, after = self._choose(turn, self.rng)
         self.intended = (side, after)
         self.pico.act(self.pico.hands.play(side, self._scratch(turn), moves))
         self.pico.sleep(200)
