@@ -2,14 +2,15 @@
 125 MHz (rp2040js models the cycles; a real Pico is not measured here). Prints one line per
 figure and a JSON line at the end.
 
-    .venv/bin/python tests/bench/bench_pico.py [--match N]
+    .venv/bin/python tests/bench/bench_pico.py [--match N] [--firmware DIR]
 
 Flash of the whole firmware onto an empty Pico (bgboard flash, real mpremote); boot to
 ready after a power cut; the pieces of the scan loop, LED frame, roll work (tests/bench/
 pico_timing.py run on the chip); lift to the first LED bit; free heap after boot (a bare
 REPL's) and the firmware's once it runs (free_running, largest_running); the least free and
 largest free block over a whole N-point match (default 1) played by the simulated players
-(--match 0: the timings alone)."""
+(--match 0: the timings alone). --firmware DIR: another firmware tree (an older commit's
+firmware/, to compare with)."""
 
 import json
 import os
@@ -40,14 +41,15 @@ def ready(pico, timeout=120):
     raise SystemExit("the firmware did not answer hello")
 
 
-def main(length):
+def main(length, firmware=None):
     figures = {}
     work = tempfile.mkdtemp(prefix="bgboard-bench-pico-")
     pico = PicoBoard(os.path.join(work, "flash.img"), speed=0)
     port = pico.start()
     try:
         t0 = time.monotonic()
-        run = subprocess.run([os.path.join(BIN, "bgboard"), "flash", "--port", port],
+        run = subprocess.run([os.path.join(BIN, "bgboard"), "flash", "--port", port] +
+                             (["--firmware", firmware] if firmware else []),
                              capture_output=True, text=True)
         if run.returncode:
             raise SystemExit("flash failed: " + run.stderr[-1000:])
@@ -149,5 +151,9 @@ def match_memory(pico, length):
             "memory_errors": pico.memory_errors}
 
 
+def _option(name, default, kind=str):
+    return kind(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[sys.argv.index("--match") + 1]) if "--match" in sys.argv else 1)
+    main(_option("--match", 1, int), _option("--firmware", None))
