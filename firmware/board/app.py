@@ -26,7 +26,6 @@ JOURNAL_BYTES = 32768  # the journal's budget on flash
 # The archive's (board.archive): what the journal drops until the host has it; about 45
 # 7-point matches (14 KB each) of the Pico's 1.4 MB, leaving room for the journal's rewrites.
 ARCHIVE_BYTES = 655360
-KEPT_PAGE = 512  # bytes of a kept journal per reply to "kept": base64, about 700 characters
 LEDS_MS = 100  # the lit LEDs go to the host at most this often (live views)
 MEM_MS = 1000  # the free heap is sampled (the least: "mem") and the supply read this often
 FAULT_MS = 1000  # a fault that repeats is reported at most this often (all are counted)

@@ -1,6 +1,8 @@
 """The host's maintenance commands, loaded when asked (RAM): the sensors' dump, the journals
 kept aside (damaged), the LED test. Each takes the application (board.app.App)."""
 
+KEPT_PAGE = 512  # bytes of a kept journal per reply to "kept": base64, about 700 characters
+
 
 def dump(app):
     """The host's dump: the sensors as they read (app: board.app.App)."""
@@ -30,7 +32,6 @@ def kept(app, name, offset):
     file may hold any byte)."""
     import binascii
 
-    from board.app import KEPT_PAGE
     from bgwire.commands import CommandError
 
     st = app.hw.storage
