@@ -175,7 +175,10 @@ class Turn:
                     "no way from %s to %s hits exactly %s on the way"
                     % (point_name(src), point_name(dst), list(want) or "nothing")
                 )
-        route = chosen[0]
+        return self.play(chosen[0])
+
+    def play(self, route):
+        """Make a move given as one of paths()' ways, as it is; returns it."""
         for s in route:
             apply(self._me, self._opp, s.src, s.dst)
             self._left.remove(s.die)

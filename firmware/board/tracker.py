@@ -455,7 +455,7 @@ def _redo(turn, move):
     hits = _hits_on_way(move)
     for way in turn.paths(src, dst):
         if _hits_on_way(way) == hits:
-            turn.move(src, dst, hits)
+            turn.play(way)  # the way found: not looked for again
             return True
     return False
 
