@@ -99,12 +99,7 @@ def compile_file(path, name, arch=None):
     work = tempfile.mkdtemp(prefix="bgboard-mpy-")
     try:
         out = os.path.join(work, "out.mpy")
-        cmd = [mpy_cross_binary(), "-O2", "-o", out, "-s", name, path]
-        if arch:
-            cmd[1:1] = ["-march=%s" % arch]
-        run = subprocess.run(cmd, capture_output=True, text=True)
-        if run.returncode:
-            raise FirmwareError("mpy-cross failed on %s: %s" % (name, run.stderr.strip()))
+        _mpy_cross(path, name, out, arch)
         with open(out, "rb") as f:
             return f.read()
     finally:
@@ -121,8 +116,17 @@ def compile_packages(dest_dir, packages, source_dir=FIRMWARE_DIR):
         os.makedirs(os.path.join(dest_dir, package), exist_ok=True)
         for name in sorted(os.listdir(folder)):
             if name.endswith(".py"):
-                with open(os.path.join(dest_dir, package, name[:-3] + ".mpy"), "wb") as f:
-                    f.write(compile_file(os.path.join(folder, name), package + "/" + name))
+                _mpy_cross(os.path.join(folder, name), package + "/" + name,
+                           os.path.join(dest_dir, package, name[:-3] + ".mpy"))
+
+
+def _mpy_cross(path, name, out, arch=None):
+    cmd = [mpy_cross_binary(), "-O2", "-o", out, "-s", name, path]
+    if arch:
+        cmd[1:1] = ["-march=%s" % arch]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode:
+        raise FirmwareError("mpy-cross failed on %s: %s" % (name, run.stderr.strip()))
 
 
 def micropython_min(source_dir=FIRMWARE_DIR):
