@@ -20,7 +20,8 @@ $(BIN)/.installed: requirements.txt constraints.txt pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -c constraints.txt -r requirements.txt
-	$(BIN)/pip install -q --no-deps -e .
+	# (setuptools says an editable install is one, in a box: information only)
+	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install -q --no-deps -e .
 	touch $@
 
 # MicroPython's rp2 stubs live in their own folder: they shadow CPython's time, select...

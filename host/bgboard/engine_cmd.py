@@ -26,7 +26,8 @@ def engine_name(level):
 
 
 @click.command()
-@click.option("--sim", is_flag=True, help="On a fresh virtual board (with --autoplay).")
+@click.option("--sim", is_flag=True, help="On the virtual board: with --view you play on the "
+              "page (its flash kept); with --autoplay a fresh one, the simulated hands play.")
 @click.option("--autoplay", is_flag=True,
               help="With --sim: simulated hands play the person's side and move the "
                    "engine's checkers as the board guides them; exit 0 when done.")
@@ -74,14 +75,15 @@ def engine_name(level):
 def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analysis, grace,
            wrong_pct, name, hint_level, flash_blunders, view, http_port, dice):
     """Play against GNU Backgammon on the board: it plays one side, the board shows its
-    plays on the LEDs and the person moves its checkers. With --sim --autoplay a whole
-    match (or --games K: a money session) on a fresh virtual board, the simulated hands for
-    the person."""
+    plays on the LEDs and the person moves its checkers. With --sim --view on the virtual
+    board (its flash kept, as `bgboard sim`'s), played on the page; with --sim --autoplay a
+    whole match (or --games K: a money session) on a fresh virtual board, the simulated
+    hands for the person."""
     if autoplay and not sim:
         raise click.UsageError("--autoplay goes with --sim")
-    if sim and not autoplay:
-        raise click.UsageError("--sim plays with --autoplay (or run `bgboard sim --view` "
-                               "and `bgboard engine --port` on its port)")
+    if sim and not (autoplay or view):
+        raise click.UsageError("--sim goes with --view (you play on the page) or --autoplay "
+                               "(the simulated hands play)")
     if sim and port:
         raise click.UsageError("--sim or --port, not both")
     if not autoplay and (wrong_pct or games):
@@ -89,8 +91,8 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analy
     if length and games:
         raise click.UsageError("--match N or --games K, not both")
     if view and autoplay:
-        raise click.UsageError("--view goes with a board (--port): `bgboard sim`, then "
-                               "`bgboard engine --port PORT --view` plays the virtual one")
+        raise click.UsageError("--view is for a person to play (on the page); --autoplay "
+                               "lets the simulated hands play")
     if dice == "physical" and autoplay:
         raise click.UsageError("--dice physical goes with a board (--port): the person types "
                                "the engine's throws in the terminal or on the page (--view)")
@@ -110,7 +112,11 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analy
                       wrong_pct, grace or 0.0, flash_blunders, analysis)
         else:
             folder = (log_dir or MATCHES_DIR) if analysis else None
-            if view:
+            if sim:
+                _on_virtual_board(eng, engine_side, 1.5 if grace is None else grace, length,
+                                  hint_level, flash_blunders, http_port, tuple(names),
+                                  folder, dice == "physical")
+            elif view:
                 _with_view(eng, engine_side, port, 1.5 if grace is None else grace, length,
                            hint_level, flash_blunders, http_port, tuple(names), folder,
                            dice == "physical")
@@ -246,6 +252,25 @@ class TypedLines:
             self.buf += data
         *done, self.buf = self.buf.split(b"\n")
         return [d.decode("utf-8", "replace").strip() for d in done if d.strip()]
+
+
+def _on_virtual_board(eng, side, grace, length, hint_level, flash_blunders, http_port, names,
+                      folder, physical_dice):
+    """The virtual board on its kept flash (as `bgboard sim` starts it), the page on it."""
+    from bgboard.sim_cmd import default_flash
+    from bgboard.unixport import UnixPortBoard, UnixPortError
+
+    board = UnixPortBoard(default_flash(), ["--seed", "1", "--speed", "1"])
+    try:
+        port = board.start()
+    except (OSError, UnixPortError) as e:
+        raise click.ClickException("cannot start the virtual board: %s" % e) from None
+    say("the virtual board: port %s, flash %s" % (port, board.flash))
+    try:
+        _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_port,
+                   names, folder, physical_dice)
+    finally:
+        board.stop()
 
 
 def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_port, names,

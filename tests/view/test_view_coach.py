@@ -162,3 +162,35 @@ def test_physical_dice_entered_on_the_page_for_the_person_and_the_engine(sim_boa
     finally:
         out = engine.stop()
     assert "gnubg restarted 0 time(s)" in out
+
+
+def test_one_command_plays_gnubg_on_the_virtual_board_page(tmp_path, new_page):
+    # What the README tells a newcomer: `bgboard engine --sim --view` starts the virtual board
+    # on its kept flash and serves the page with the coach; gnubg plays black.
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path))
+    proc = subprocess.Popen([BGBOARD, "engine", "--sim", "--view", "--match", "1",
+                             "--http-port", "0", "--wait", "0"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("view: "), (line, proc.stderr.read() if proc.poll() else "")
+        page = new_page()
+        page.goto(line.split()[1])
+        page.wait_for_selector("#coach:not([hidden])")
+        page.locator("svg text.match", has_text="1-point match").wait_for()
+        page.click("#arrange")
+        page.locator("svg text.match", has_text="opening throw").wait_for()
+        for _ in range(5):  # a tie is thrown again
+            page.click('button[data-button="roll"]')
+            try:
+                page.locator("svg text.status", has_text=" to play").wait_for(timeout=5000)
+                break
+            except Exception:
+                continue
+        page.locator("svg text.status", has_text=" to play").wait_for()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "the virtual board: port /dev/pts/" in err
+    assert os.path.isfile(os.path.join(tmp_path, "bgboard", "sim-flash", "journal"))
