@@ -11,8 +11,8 @@ import tempfile
 
 import click
 
-from bgboard.cli_common import (LinkFailure, check_name, names_options, open_link, say,
-                                stop_on_sigterm)
+from bgboard.cli_common import (LinkFailure, check_name, match_length, names_options, open_link,
+                                say, stop_on_sigterm)
 
 
 def _state_dir():
@@ -47,7 +47,7 @@ def default_image():
 @click.option("--autoplay", is_flag=True,
               help="Simulated hands play (clumsily: slides, knocks, wrong points corrected); "
                    "exit 0 when done and logged.")
-@click.option("--match", "length", type=click.IntRange(1, 64), default=None, metavar="N",
+@click.option("--match", "length", callback=match_length, default=None, metavar="N",
               help="With --autoplay: one N-point match (default 5).")
 @click.option("--matches", type=click.IntRange(1, 1000), default=1, show_default=True,
               metavar="M", help="With --autoplay: M matches one after another (a day of play; "

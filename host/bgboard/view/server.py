@@ -45,6 +45,7 @@ from bgboard.link import Link, LinkError, LinkLost, Refused, is_int
 from bgboard.matfile import DEFAULT_NAMES
 from bgboard.transport import SerialTransport
 from bgboard.view.model import BoardModel, arrangement, check_sim
+from bgcore.match import MAX_MATCH_LENGTH
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 PUBLISH_S = 0.04  # snapshots at most this often (the board's LEDs change at most every 0.1 s)
@@ -475,8 +476,8 @@ def _from_page(msg, client, worker, hub, answer):
             worker.request("command", ("new", args), answer)
         elif what == "match":
             length = msg.get("length")
-            if not is_int(length) or not 1 <= length <= 64:
-                raise ValueError("new match: a length of 1 to 64 points")
+            if not is_int(length) or not 1 <= length <= MAX_MATCH_LENGTH:
+                raise ValueError("new match: a length of 1 to %d points" % MAX_MATCH_LENGTH)
             worker.request("command", ("new", {"kind": "match", "length": length}), answer)
         else:
             raise ValueError("new: kind is match or money")
