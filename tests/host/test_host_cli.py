@@ -301,3 +301,22 @@ def test_log_records_until_interrupted(board, tmp_path):
     mats = [p for p in os.listdir(out) if p.endswith(".mat")]
     assert len(mats) == 1
     assert (out / mats[0]).read_text() == mat_text(m)
+
+
+def test_help_lists_what_a_person_starts_with_first_with_whole_sentences():
+    from bgboard.cli import cli
+
+    env = dict(os.environ, COLUMNS="80")
+    out = subprocess.run([BGBOARD, "--help"], capture_output=True, text=True, env=env,
+                         timeout=60).stdout
+    listed = out[out.index("Start with:"):]
+    names = [line.split()[0] for line in listed.splitlines()
+             if line.startswith("  ") and not line.startswith("   ")]
+    assert names[:4] == ["sim", "play", "engine", "log"]
+    assert sorted(names[4:]) == names[4:] and set(names) == set(cli.commands)
+    assert "..." not in listed
+    flat = " ".join(listed.split())
+    for name, command in cli.commands.items():
+        words = " ".join(command.help.split())
+        first = words[:words.index(". ") + 1] if ". " in words else words
+        assert first in flat, name  # the whole first sentence, however long

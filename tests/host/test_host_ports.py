@@ -131,3 +131,23 @@ def test_send_takes_the_port_before_or_after_the_command(board, tmp_path):
     r = bgboard(["send", "--port", "/dev/ttyACM-bgboard-none", "hello", "--port", "P"],
                 board.path, tmp_path / "out")
     assert r.returncode == 0, r.stderr
+
+
+def test_a_busy_http_port_names_a_free_one(board, tmp_path):
+    import re
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        http = taken.getsockname()[1]
+        r = bgboard(["view", "--port", "P", "--http-port", str(http)], board.path,
+                    tmp_path / "out")
+        assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+        assert "cannot serve on 127.0.0.1:%d: the port is in use" % http in r.stderr
+        assert "--http-port 0 takes any" in r.stderr
+        offered = int(re.search(r"--http-port (\d+) is free", r.stderr).group(1))
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", offered))  # it is free indeed
+    finally:
+        taken.close()
