@@ -4,6 +4,7 @@ bgboard.unixport) or with --pico an emulated Pico (bgboard.pico), behind a seria
 side (`bgboard engine --sim` uses it too). `bgboard flash` is bgboard.flash_cmd."""
 
 import json
+import math
 import os
 import re
 import shutil
@@ -40,6 +41,7 @@ def default_image():
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Sensors, dice and simulated hands.")
 @click.option("--speed", type=click.FloatRange(0), default=None,
+              callback=lambda c, p, v: _speed(v),
               help="Simulated time against real time (0: as fast as it goes). Default 1, "
                    "or 0 with --autoplay.")
 @click.option("--heap", default="448K", show_default=True, callback=lambda c, p, v: _heap(v),
@@ -176,6 +178,14 @@ def _run(board, port, autoplay, play_here, view, http_port, names, play):
                                        % (code, board.stderr()[-500:].strip()))
     except KeyboardInterrupt:
         say("stopped")
+
+
+def _speed(value):
+    # FloatRange lets nan and inf through: neither is a speed a clock can run at.
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter("%s is not a speed: a number, 0 or more (0: as fast as it "
+                                 "goes)" % value)
+    return value
 
 
 def _heap(value):
