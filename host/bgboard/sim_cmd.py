@@ -324,14 +324,20 @@ def follow_players(board, port, length, games, log_dir, names, finished, timeout
                     shown = min(now, total)
                 done = finished()
                 if done and done.get("error"):
-                    raise click.ClickException(done["error"])
+                    if not done.get("refused"):
+                        raise click.ClickException(done["error"])
+                    break  # the board refused a new match: what it committed is logged
+                    # first, then the refusal said (below)
                 if board.wait(0) is not None:
                     raise click.ClickException("the virtual board stopped: %s"
                                                % board.stderr()[-500:].strip())
-            bar.update(total - shown)
+            if not done.get("error"):
+                bar.update(total - shown)
         last = link.command("state")["seq"]  # everything the board committed, logged
         while link.last_seq < last:
             link.poll(0.5)
+        if done.get("error"):
+            raise click.ClickException(done["error"])
     except LinkError as e:
         raise LinkFailure(str(e)) from None
     finally:
