@@ -151,3 +151,57 @@ def test_a_busy_http_port_names_a_free_one(board, tmp_path):
             s.bind(("127.0.0.1", offered))  # it is free indeed
     finally:
         taken.close()
+
+
+def test_log_still_waits_for_a_port_it_has_had_that_went_away(tmp_path):
+    # The refusals above are for the start only: a board that goes away once logged (a
+    # cable pulled; here its socket closed, nothing listening) is waited for, and what it
+    # commits once back is recorded.
+    import random
+    import signal
+    import time
+
+    from eventgen import play_match
+    from fakeboard import SocketBoard
+
+    events = play_match(random.Random(81), 3)[0]
+    runner = SocketBoard(FakeBoard()).start()
+    half = len(events) // 2
+    for e in events[:half]:
+        runner.board.commit(e)
+    out = tmp_path / "rec"
+    log = subprocess.Popen([BGBOARD, "log", "--out", str(out), "--port", runner.url, "-q"],
+                           stderr=subprocess.PIPE, text=True)
+    journal = out / "journal.jsonl"
+
+    def recorded():
+        return journal.read_text().count("\n") - 1 if journal.exists() else 0
+
+    try:
+        deadline = time.monotonic() + 30
+        while recorded() < half and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert recorded() == half
+        address = runner.server.getsockname()
+        runner.server.close()  # the board is gone: nothing listens at the URL
+        runner.disconnect()
+        time.sleep(2)  # the log tries again meanwhile
+        assert log.poll() is None
+        server = socket.socket()
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(address)
+        server.listen(4)
+        server.settimeout(0.05)
+        runner.server = server  # back, at the same URL
+        for e in events[half:]:
+            runner.commit(e)
+        deadline = time.monotonic() + 30
+        while recorded() < len(events) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert recorded() == len(events)
+    finally:
+        log.send_signal(signal.SIGINT)
+        err = log.communicate(timeout=20)[1]
+        runner.stop()
+    assert log.returncode == 0, err
+    assert "nothing listens at %s" % runner.url in err and "reconnected" in err, err
