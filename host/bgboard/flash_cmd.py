@@ -30,20 +30,11 @@ def flash_firmware(port, firmware_dir, as_source, no_reset):
     from bgboard.transport import SerialTransport, TransportError
 
     try:
-        # Held (locked) through the flash: another bgboard cannot open the port meanwhile,
-        # while mpremote writes on a port of its own.
-        lock = SerialTransport(port)
+        # A look before the build, which takes seconds; mpremote then opens the port
+        # exclusively itself for the whole flash.
+        SerialTransport(port).close()
     except TransportError as e:
         raise PortError(str(e)) from None
-    if "://" in port:  # a socket may take one client: mpremote's
-        lock.close()
-    try:
-        _build_and_deploy(port, firmware_dir, as_source, no_reset)
-    finally:
-        lock.close()
-
-
-def _build_and_deploy(port, firmware_dir, as_source, no_reset):
     from bgboard import firmware
     from bgboard.flash import FlashError
     from bgboard.flash import flash as deploy
