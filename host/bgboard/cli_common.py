@@ -7,7 +7,6 @@ BadParameter, a command the board refuses, a port that is missing, busy or no se
 (`LinkFailure`). Commands live in the *_cmd modules; bgboard.cli assembles them."""
 
 import contextlib
-import os
 import signal
 
 import click
