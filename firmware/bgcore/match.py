@@ -5,6 +5,20 @@ from bgcore.errors import RuleError
 from bgcore.game import Game
 from bgcore.rules import Rules
 
+# The longest match a new match may be (the board's `new`, every bgboard command): GNU
+# Backgammon plays, imports and analyses matches "of length 64 and below" (1.07, measured:
+# `new match 65` and a .mat of 65 points are refused). Match itself takes up to 32767, what
+# a Match ID holds, so a journal or an ID of a longer match still reads.
+MAX_MATCH_LENGTH = 64
+
+
+def check_new_length(length):
+    """RuleError unless `length` is a new match's: 1 to MAX_MATCH_LENGTH points."""
+    if not isinstance(length, int) or isinstance(length, bool) or \
+            not 1 <= length <= MAX_MATCH_LENGTH:
+        raise RuleError("a match is played to 1 to %d points, got %r"
+                        % (MAX_MATCH_LENGTH, length))
+
 
 class Match:
     """Games between player 0 and player 1. `length` 0 is a money session.

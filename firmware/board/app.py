@@ -508,6 +508,8 @@ class App:
         if journal != self.journal.id:
             raise CommandError("ack: the board's journal is %d, not %d" % (self.journal.id,
                                                                             journal))
+        if seq < 0:  # no seq the host can have stored: a host's bug, said as such
+            raise CommandError("ack: seq is 0 or more, got %d" % seq)
         if seq > self.journal.last_seq:
             raise CommandError("ack: the journal ends at %d" % self.journal.last_seq)
         self.archive.trim(seq)

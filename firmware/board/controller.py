@@ -215,7 +215,10 @@ class Controller(Record):
         # The game, if `what` may be done in this phase.
         m = self.match
         if m is None or self.phase == IDLE:
-            raise ValueError("no match in progress: start one (new match or money session)")
+            j = self.journal  # a new match may be refused: say why rather than "start one"
+            why = j.archive.no_room() if j is not None and j.archive is not None else None
+            raise ValueError("no match in progress: " + (
+                why or "start one (new match or money session)"))
         if self.phase == OVER and what != "answer":
             raise ValueError("the game is over: set up the checkers for the next game")
         return m.game

@@ -15,7 +15,7 @@ board.chouette_session.ChouetteSession (loaded only when one is played, for the 
 is then also the match.
 """
 
-from bgcore.match import Match
+from bgcore.match import Match, check_new_length
 from bgcore.rules import Rules
 
 SETUP = "setup"      # waiting for the starting position to stand
@@ -222,6 +222,8 @@ def match_event(length=0, rules=None, games=0):
         GamesMatch(games, rules)
         ev["games"] = games
     else:
+        if length:  # (0: a money session)
+            check_new_length(length)
         Match(length, rules)
     return ev
 

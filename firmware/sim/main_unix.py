@@ -265,7 +265,8 @@ def autoplay(vb, o):
         ap = Autoplay(vb, seed=o.seed, double_pct=o.double_pct, take_pct=o.take_pct)
     games = 0
     if o.games:
-        vb.board.new_match(0)
+        if not _begin(vb, ap, 0, 0):
+            return
         while ap.games < o.games:
             ap.step()
             if ap.games != games:
@@ -273,7 +274,8 @@ def autoplay(vb, o):
                 _report(vb, ap, 0, ap.games >= o.games)
         return
     for m in range(o.matches):
-        vb.board.new_match(o.autoplay)
+        if not _begin(vb, ap, o.autoplay, m):
+            return
         while vb.board.phase != IDLE:
             ap.step()
             if ap.games != games:
@@ -282,11 +284,27 @@ def autoplay(vb, o):
     _report(vb, ap, o.matches, True)
 
 
-def _report(vb, ap, matches, done):
+def _begin(vb, ap, length, played):
+    # A new match, or the board's refusal (the archive full: no host has stored the past
+    # matches) reported as the players' end, so that the host stops with it.
+    from board.controller import NotCommitted
+
+    try:
+        vb.board.new_match(length)
+    except NotCommitted as e:
+        _report(vb, ap, played, True, "the board refused match %d: %s" % (played + 1, e))
+        return False
+    return True
+
+
+def _report(vb, ap, matches, done, error=None):
     # To the host as a live line, and beside the flash's files (the sim's, not the board's)
     # for whoever runs the simulation: a host that connects late misses the line.
     msg = {"live": "autoplay", "done": done, "matches": matches, "games": ap.games,
            "plays": ap.plays, "mismatches": len(ap.mismatches), "stuck": ap.stuck}
+    if error:  # the board refused (it runs on): the host logs what it has, then stops
+        msg["error"] = error
+        msg["refused"] = True
     if hasattr(ap, "guided"):  # against the host's engine
         msg.update(guided=ap.guided, lit=ap.lit, unlit=ap.unlit, wrong=ap.wrong,
                    wrong_shown=ap.wrong_shown, wrong_refused=ap.wrong_refused)

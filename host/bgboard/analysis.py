@@ -214,6 +214,8 @@ def run_gnubg(path, on_progress=None, program=None, on_start=None):
                 raise AnalysisError("gnubg died during the analysis of %s (%s)"
                                     % (path, p.why()))
             if "error" in msg:
+                if msg.get("bad_file") and "game" in msg:
+                    raise BadMatchFile(_not_a_play(path, msg))
                 if msg.get("bad_file"):
                     raise BadMatchFile("%s: gnubg cannot read it: %s" % (path, msg["error"]))
                 raise AnalysisError("gnubg failed on %s: %s" % (path, msg["error"]))
@@ -242,6 +244,24 @@ def _check_read(path, written, imported):
                            % (path, len(written), len(imported["rolls"])))
     if imported["rolls"] != written:
         raise BadMatchFile(_partly(path, written, imported["rolls"]))
+
+
+def _not_a_play(path, msg):
+    # A file cut in the middle of a play (`53: 24/21`): gnubg takes the part as the play,
+    # which is none of the roll's; what came before it is what it read.
+    game, roll = msg["game"], msg["roll"]
+    play = msg.get("play") or {}
+    dice = "".join(str(d) for d in play.get("dice") or ())
+    return ("%s: damaged (cut short?): roll %d of game %d (%s%s) is not a whole legal play; "
+            "gnubg read %d whole game(s) and %d roll(s) of game %d before it"
+            % (path, roll, game, dice or "?",
+               ": %s" % _steps(play.get("move")) if play.get("move") else "",
+               game - 1, roll - 1, game))
+
+
+def _steps(move):
+    # gnubg's (from, to) steps, numbered as the .mat writes them (25 the bar, 0 off)
+    return " ".join("%d/%d" % (a, b) for a, b in move)
 
 
 def _partly(path, written, got):

@@ -13,10 +13,44 @@ from bgboard.play_cmd import play
 from bgboard.rules_cmd import rules
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# What a person starts with, listed first by `bgboard --help` (in this order).
+START_WITH = ("sim", "play", "engine", "log")
+
+
+class CommandList(click.Group):
+    """`bgboard --help`: the commands a person starts with first (START_WITH), then the
+    others in alphabetical order, each with the whole first sentence of its help (click
+    would cut it at the terminal's width)."""
+
+    def list_commands(self, ctx):
+        first = [n for n in START_WITH if n in self.commands]
+        return first + sorted(n for n in self.commands if n not in first)
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, first_sentence(self.commands[name].help or ""))
+                for name in self.list_commands(ctx) if not self.commands[name].hidden]
+        start = [r for r in rows if r[0] in START_WITH]
+        with formatter.section("Start with"):
+            formatter.write_dl(start)
+        with formatter.section("More commands"):
+            formatter.write_dl([r for r in rows if r[0] not in START_WITH])
+
+
+def first_sentence(text):
+    """The first sentence of a help text, whole, on one line."""
+    import re
+
+    text = " ".join(text.split())
+    end = re.search(r"\.(\s|$)", text)
+    return text[:end.start() + 1] if end else text
+
+
+@click.group(cls=CommandList, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="bgboard")
 def cli():
-    """Host tool for the bgboard smart backgammon board."""
+    """Host tool for the bgboard smart backgammon board. New here? `bgboard sim --view`
+    runs a virtual board in the browser; `bgboard engine --port PORT` plays GNU Backgammon
+    on it."""
 
 
 # One module per command group, each listing its click commands in COMMANDS: a new command

@@ -2,26 +2,33 @@
 `choose_port`, the `--port` option), opening and connecting a link to it (`open_link`,
 `connect`, `session`), the players' names (`--white`/`--black`, `check_name`), and how errors
 are told: one line on stderr (`say`), exit status 2 for bad input (click's UsageError and
-BadParameter, a command the board refuses), 1 when the board cannot be reached or the link
-fails (`LinkFailure`). Commands live in the *_cmd modules; bgboard.cli assembles them."""
+BadParameter, a command the board refuses, a port that is missing, busy or no serial port:
+`PortError`, worded by bgboard.transport), 1 when the board does not answer or the link fails
+(`LinkFailure`). Commands live in the *_cmd modules; bgboard.cli assembles them."""
 
 import contextlib
-import os
 import signal
 
 import click
 
 from bgboard.link import Link, LinkError, Refused
 from bgboard.matfile import DEFAULT_NAMES
-from bgboard.transport import SerialTransport
+from bgboard.transport import SerialTransport, TransportError
 
 PICO_VID = 0x2E8A
 
 
 class LinkFailure(click.ClickException):
-    """The board could not be reached or the link failed: exit status 1."""
+    """The board does not answer or the link failed: exit status 1."""
 
     exit_code = 1
+
+
+class PortError(click.ClickException):
+    """The port cannot be opened at the start (missing, busy, not a serial port, no board
+    found): bad input, exit status 2, in the same words for every command."""
+
+    exit_code = 2
 
 
 def say(text):
@@ -53,8 +60,9 @@ def choose_port(port):
         return port
     picos = [p for p in list_ports() if p[2]]
     if not picos:
-        raise LinkFailure("no board found (no USB serial port with vendor ID 2E8A): plug it "
-                          "in or give --port (`bgboard ports` lists the ports)")
+        raise PortError("no board found (no USB serial port with vendor ID 2E8A): plug it "
+                        "in or give --port (`bgboard ports` lists the ports; `bgboard sim` "
+                        "runs a virtual board and prints its port)")
     if len(picos) > 1:
         raise click.UsageError("several boards found (%s): choose one with --port"
                                % ", ".join(p[0] for p in picos))
@@ -70,14 +78,15 @@ def port_option(f):
                              "board found (USB vendor ID 2E8A), or $BGBOARD_PORT.")(f)
 
 
-def named_port_exists(port):
-    """A --port that names a device must exist (a socket:// URL is not checked)."""
-    # For the commands that wait for a board (log, monitor): a port named but absent at the
-    # start is a typo more often than a board about to be plugged in; they reconnect only
-    # once they have had it.
-    if port and "://" not in port and not os.path.exists(port):
-        raise click.BadParameter("%s does not exist: is the board plugged in? (`bgboard "
-                                 "ports` lists the ports)" % port, param_hint="--port")
+def check_port(port):
+    """The port to use (choose_port's), once opened and closed: a port that is missing, busy
+    or no serial port is a PortError (exit 2) before the command does anything else."""
+    url = choose_port(port)
+    try:
+        SerialTransport(url).close()
+    except TransportError as e:
+        raise PortError(str(e)) from None
+    return url
 
 
 def _port_url(value):
@@ -87,6 +96,26 @@ def _port_url(value):
         if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
             raise click.BadParameter("%s: a socket URL is socket://HOST:PORT, the port "
                                      "1-65535" % value)
+    return value
+
+
+def match_length(ctx, param, value):
+    """A click callback: a new match's length, checked as the board checks it
+    (bgcore.match.check_new_length: one limit, in the same words, everywhere); None stays
+    None."""
+    from bgcore import RuleError
+    from bgcore.match import check_new_length
+
+    if value is None:
+        return None
+    try:
+        value = int(value)
+    except ValueError:
+        pass  # refused below, in the same words
+    try:
+        check_new_length(value)
+    except RuleError as e:
+        raise click.BadParameter(str(e)) from None
     return value
 
 
@@ -135,10 +164,22 @@ def quiet_retries(say):
     return status
 
 
-def connect(link, wait=False):
-    """Connect `link`; a failure closes it and is a LinkFailure (exit status 1)."""
+def open_port(link):
+    """Open `link`'s port now: one that is missing, busy (another bgboard, a serial terminal)
+    or no serial port is a PortError (exit 2), never waited for. Only a port the link has had
+    is waited for once it goes away (its reconnect)."""
     try:
-        link.connect(wait=wait)
+        link.open()
+    except TransportError as e:
+        raise PortError(str(e)) from None
+
+
+def connect(link):
+    """Open `link`'s port (open_port) and connect: hello and the journal; a failure then
+    closes it and is a LinkFailure (exit status 1)."""
+    open_port(link)
+    try:
+        link.connect()
     except LinkError as e:
         link.close()
         raise LinkFailure(str(e))

@@ -12,8 +12,8 @@ import tempfile
 
 import click
 
-from bgboard.cli_common import (LinkFailure, check_name, choose_port, open_link, port_option,
-                                say, stop_on_sigterm)
+from bgboard.cli_common import (LinkFailure, check_name, check_port, connect, match_length,
+                                open_link, port_option, say, stop_on_sigterm)
 from bgboard.engine import COACH_LEVEL, DEFAULT_LEVEL, LEVELS, Engine, EngineError
 from bgboard.engine_analysis import MATCHES_DIR, analyse_logged
 from bgboard.engine_driver import EngineDriver
@@ -38,7 +38,7 @@ def engine_name(level):
               show_default=True, help="gnubg's strength (its predefined settings).")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="With --sim: sensors, dice and the simulated hands.")
-@click.option("--match", "length", type=click.IntRange(1, 64), default=None, metavar="N",
+@click.option("--match", "length", callback=match_length, default=None, metavar="N",
               help="An N-point match (with --autoplay: default 3; on a board: started "
                    "now, else the engine plays the match or session in progress).")
 @click.option("--games", type=click.IntRange(1, 10000), default=None, metavar="K",
@@ -101,6 +101,8 @@ def engine(sim, autoplay, port, side, level, seed, length, games, log_dir, analy
     if name:
         names[1 - engine_side] = check_name(name, "--name")
     names[engine_side] = engine_name(level)
+    if not sim:  # a port missing, busy or no serial port: said before gnubg starts
+        port = check_port(port)
     eng = Engine(level)
     try:
         eng.start()  # a missing gnubg is said before anything else starts
@@ -197,7 +199,7 @@ def _on_board(eng, side, port, grace, length, hint_level=COACH_LEVEL, flash_blun
     typed = TypedLines(click.get_text_stream("stdin")) if physical_dice else None
     stop_on_sigterm()  # `kill` stops it as Ctrl-C does: the tallies are said
     try:
-        link.connect(wait=True)
+        connect(link)  # a port missing, busy or no serial port: one line, exit 2
         if length:
             try:
                 link.command("new", kind="match", length=length)
@@ -278,7 +280,7 @@ def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_
     # The view's worker holds the link; the driver plays on it from the worker's thread.
     from bgboard.view import serve
 
-    path = choose_port(port)
+    path = port  # checked by engine()
     drivers = []
     started = []
 

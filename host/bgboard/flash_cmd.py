@@ -4,7 +4,7 @@
 
 import click
 
-from bgboard.cli_common import LinkFailure, choose_port, port_option, say
+from bgboard.cli_common import LinkFailure, PortError, choose_port, port_option, say
 
 
 @click.command()
@@ -24,8 +24,17 @@ def flash(port, as_source, firmware_dir, no_reset):
 
 def flash_firmware(port, firmware_dir, as_source, no_reset):
     """Build the firmware from `firmware_dir` (default: this checkout's) and deploy it onto
-    the board on `port`, saying what it does on stderr. A firmware that cannot be built and
-    a board that cannot take it are one line and exit status 1."""
+    the board on `port`, saying what it does on stderr. A port missing, busy or no serial
+    port is one line and exit status 2, said before the build; a firmware that cannot be
+    built and a board that cannot take it are one line and exit status 1."""
+    from bgboard.transport import SerialTransport, TransportError
+
+    try:
+        # A look before the build, which takes seconds; mpremote then opens the port
+        # exclusively itself for the whole flash.
+        SerialTransport(port).close()
+    except TransportError as e:
+        raise PortError(str(e)) from None
     from bgboard import firmware
     from bgboard.flash import FlashError
     from bgboard.flash import flash as deploy

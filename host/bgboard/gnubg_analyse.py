@@ -64,6 +64,11 @@ def _move(m):
     return [list(step) for step in (m or ())]
 
 
+class NotAPlay(Exception):
+    """gnubg took a play that is none of the roll's legal plays (a file cut in the middle of
+    its last play: `53: 24/21`); its analysis has no entry for it."""
+
+
 def cut(record):
     a = record.get("analysis") or {}
     out = {"action": record.get("action"), "player": record.get("player")}
@@ -74,6 +79,8 @@ def cut(record):
         out["move"] = _move(record["move"])
     moves = a.get("moves")
     if moves and "imove" in a:
+        if not 0 <= a["imove"] < len(moves):
+            raise NotAPlay(out)
         best, made = moves[0], moves[a["imove"]]
         out["best"] = _move(best.get("move"))
         out["best_score"] = best.get("score")
@@ -119,9 +126,19 @@ def main():
         if i + 1 < len(games):
             gnubg.command("next game")
     match = gnubg.match(analysis=1, statistics=1, boards=1)
-    say({"done": {"info": match["match-info"], "stats": match["stats"],
-                  "games": [{"info": g["info"], "records": [cut(r) for r in g["game"]]}
-                            for g in match["games"]]}})
+    done = []
+    for i, g in enumerate(match["games"]):
+        records = []
+        for r in g["game"]:
+            try:
+                records.append(cut(r))
+            except NotAPlay as e:
+                say({"error": "not a whole legal play", "bad_file": True, "game": i + 1,
+                     "roll": 1 + sum(1 for c in records if c["action"] == "move"),
+                     "play": e.args[0]})
+                return
+        done.append({"info": g["info"], "records": records})
+    say({"done": {"info": match["match-info"], "stats": match["stats"], "games": done}})
 
 
 try:

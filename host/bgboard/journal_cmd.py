@@ -7,9 +7,8 @@ import time
 
 import click
 
-from bgboard.cli_common import (LinkFailure, check_name, connect, named_port_exists,
-                                names_options, open_link, port_option, quiet_retries, say,
-                                session)
+from bgboard.cli_common import (LinkFailure, check_name, connect, names_options, open_link,
+                                open_port, port_option, quiet_retries, say, session)
 from bgboard.events import build_matches, read_journal
 from bgboard.link import LinkError, VersionError
 from bgboard.matfile import mat_text
@@ -81,12 +80,16 @@ def log(out_dir, port, white, black, quiet):
     from bgboard.monitor import View
     from bgboard.recorder import Recorder
 
-    named_port_exists(port)
     names = (check_name(white, "--white"), check_name(black, "--black"))
     view = View(names)
+    link = open_link(port, reconnect=True, sync=True,
+                     on_status=quiet_retries(say),
+                     on_problem=lambda t: say("warning: %s" % t))
+    open_port(link)  # a port missing, busy or no serial port: before any folder is made
     try:
         rec = Recorder(out_dir, names, on_problem=lambda t: say("warning: %s" % t))
     except OSError as e:
+        link.close()
         raise click.UsageError("cannot record into %s: %s" % (out_dir, e)) from None
 
     def on_event(ev):
@@ -95,14 +98,11 @@ def log(out_dir, port, white, black, quiet):
         if not quiet:
             click.echo("%6d  %s" % (ev["seq"], view.last[-1]))
 
-    link = open_link(port, reconnect=True, sync=True,
-                     on_status=quiet_retries(say),
-                     on_problem=lambda t: say("warning: %s" % t))
     rec.attach(link)
     link.on_event = on_event
     say("recording into %s (from seq %d)" % (out_dir, rec.last_seq))
     try:
-        connect(link, wait=True)
+        connect(link)  # reconnects (a cable pulled) once it has had the port
         while True:
             try:
                 link.poll(1.0)

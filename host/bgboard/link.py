@@ -150,6 +150,11 @@ class Link:
         self._settle()
         return self.hello
 
+    def open(self):
+        """Open the port now if it is not open (TransportError if it cannot be)."""
+        if self.transport is None:
+            self.transport = self._open()
+
     def close(self):
         if self.transport is not None:
             self.transport.close()

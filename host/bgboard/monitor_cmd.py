@@ -5,8 +5,8 @@ import sys
 
 import click
 
-from bgboard.cli_common import (LinkFailure, check_name, connect, named_port_exists,
-                                names_options, open_link, port_option, quiet_retries, say)
+from bgboard.cli_common import (LinkFailure, check_name, connect, names_options, open_link,
+                                port_option, quiet_retries, say)
 from bgboard.link import LinkError, Refused, VersionError
 
 
@@ -22,7 +22,6 @@ def monitor(port, white, black, once, keep):
     problems, redrawn as events arrive. Ctrl-C to quit."""
     from bgboard.monitor import View
 
-    named_port_exists(port)
     names = (check_name(white, "--white"), check_name(black, "--black"))
     view = View(names, keep=keep)
     changed = {"yes": True}
@@ -46,7 +45,7 @@ def monitor(port, white, black, once, keep):
                      on_problem=lambda t: view.problems.append(t))
     tty = sys.stdout.isatty() and not once
     try:
-        connect(link, wait=not once)
+        connect(link)
         try:
             view.board_state = link.command("state")
         except (Refused, LinkError):

@@ -9,17 +9,26 @@ import json
 
 import click
 
-from bgboard.cli_common import check_name, port_option, session
+from bgboard.cli_common import check_name, match_length, port_option, session
+from bgcore.match import MAX_MATCH_LENGTH
 
 
 def _run(port, cmd, **args):
+    # --port may come before the command (`send --port P hello`) or after it; one given on
+    # the command line wins over $BGBOARD_PORT wherever it stands.
+    from click.core import ParameterSource
+
     ctx = click.get_current_context(silent=True)
     timeout = 5.0
+    given = []
     while ctx is not None:
         if ctx.params.get("timeout") is not None:
             timeout = ctx.params["timeout"]
+        if ctx.params.get("port") and \
+                ctx.get_parameter_source("port") == ParameterSource.COMMANDLINE:
+            given.append(ctx.params["port"])
         ctx = ctx.parent
-    with session(port, timeout) as link:
+    with session(given[0] if given else port, timeout) as link:
         return link.command(cmd, **args)
 
 
@@ -31,7 +40,8 @@ def _print_reply(reply):
 @click.group()
 @click.option("--timeout", type=click.FloatRange(0.1, 600), default=5.0, show_default=True,
               metavar="SECONDS", help="How long to wait for the board's answer.")
-def send(timeout):
+@port_option
+def send(timeout, port):
     """Send one command to the board and print its answer (JSON)."""
 
 
@@ -208,19 +218,18 @@ def _rules(kind, opts):
 
 
 @send.group(name="new")
-def new():
+@port_option
+def new(port):
     """Start a new match, money session or chouette (the board then asks for the starting
     position)."""
 
 
-@new.command(name="match")
-@click.argument("length", type=int)
+@new.command(name="match", help="A match to LENGTH points (1 to %d, the longest gnubg "
+                                 "plays)." % MAX_MATCH_LENGTH)
+@click.argument("length", callback=match_length)
 @rules_options
 @port_option
 def new_match(length, port, **opts):
-    """A match to LENGTH points."""
-    if not 1 <= length <= 32767:
-        raise click.UsageError("a match is played to 1 to 32767 points, got %d" % length)
     options = _rules("match", opts)
     _print_reply(_run(port, "new", kind="match", length=length, options=options))
 

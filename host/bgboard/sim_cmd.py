@@ -4,6 +4,7 @@ bgboard.unixport) or with --pico an emulated Pico (bgboard.pico), behind a seria
 side (`bgboard engine --sim` uses it too). `bgboard flash` is bgboard.flash_cmd."""
 
 import json
+import math
 import os
 import re
 import shutil
@@ -11,8 +12,8 @@ import tempfile
 
 import click
 
-from bgboard.cli_common import (LinkFailure, check_name, names_options, open_link, say,
-                                stop_on_sigterm)
+from bgboard.cli_common import (LinkFailure, check_name, match_length, names_options, open_link,
+                                say, stop_on_sigterm)
 
 
 def _state_dir():
@@ -40,6 +41,7 @@ def default_image():
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Sensors, dice and simulated hands.")
 @click.option("--speed", type=click.FloatRange(0), default=None,
+              callback=lambda c, p, v: _speed(v),
               help="Simulated time against real time (0: as fast as it goes). Default 1, "
                    "or 0 with --autoplay.")
 @click.option("--heap", default="448K", show_default=True, callback=lambda c, p, v: _heap(v),
@@ -47,7 +49,7 @@ def default_image():
 @click.option("--autoplay", is_flag=True,
               help="Simulated hands play (clumsily: slides, knocks, wrong points corrected); "
                    "exit 0 when done and logged.")
-@click.option("--match", "length", type=click.IntRange(1, 64), default=None, metavar="N",
+@click.option("--match", "length", callback=match_length, default=None, metavar="N",
               help="With --autoplay: one N-point match (default 5).")
 @click.option("--matches", type=click.IntRange(1, 1000), default=1, show_default=True,
               metavar="M", help="With --autoplay: M matches one after another (a day of play; "
@@ -176,6 +178,14 @@ def _run(board, port, autoplay, play_here, view, http_port, names, play):
                                        % (code, board.stderr()[-500:].strip()))
     except KeyboardInterrupt:
         say("stopped")
+
+
+def _speed(value):
+    # FloatRange lets nan and inf through: neither is a speed a clock can run at.
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter("%s is not a speed: a number, 0 or more (0: as fast as it "
+                                 "goes)" % value)
+    return value
 
 
 def _heap(value):
@@ -314,14 +324,20 @@ def follow_players(board, port, length, games, log_dir, names, finished, timeout
                     shown = min(now, total)
                 done = finished()
                 if done and done.get("error"):
-                    raise click.ClickException(done["error"])
+                    if not done.get("refused"):
+                        raise click.ClickException(done["error"])
+                    break  # the board refused a new match: what it committed is logged
+                    # first, then the refusal said (below)
                 if board.wait(0) is not None:
                     raise click.ClickException("the virtual board stopped: %s"
                                                % board.stderr()[-500:].strip())
-            bar.update(total - shown)
+            if not done.get("error"):
+                bar.update(total - shown)
         last = link.command("state")["seq"]  # everything the board committed, logged
         while link.last_seq < last:
             link.poll(0.5)
+        if done.get("error"):
+            raise click.ClickException(done["error"])
     except LinkError as e:
         raise LinkFailure(str(e)) from None
     finally:

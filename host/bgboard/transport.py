@@ -30,6 +30,10 @@ class PortBusy(TransportError):
     pass
 
 
+class NotSerial(TransportError):
+    """The path is there but no serial device (a regular file, a folder, /dev/null)."""
+
+
 class Disconnected(TransportError):
     """The link went away while in use."""
 
@@ -104,12 +108,17 @@ class Transport:
 def _describe(url, e):
     text = str(e)
     errno = getattr(e, "errno", None)
+    # pyserial opens a regular file or /dev/null, then fails to set its line (ENOTTY)
+    if errno in (21, 25) or "Inappropriate ioctl" in text or "Is a directory" in text:
+        return NotSerial("port %s is not a serial port: give the board's (`bgboard ports` "
+                         "lists them; `bgboard sim` prints the virtual board's)" % url)
     if "exclusively lock" in text or errno in (11, 16) or "busy" in text.lower():
         return PortBusy("port %s is busy: another program has it open (close it, e.g. "
                         "another bgboard or a serial terminal)" % url)
     if errno == 2 or "No such file" in text:
-        return PortMissing("port %s does not exist: is the board plugged in? "
-                           "(`bgboard ports` lists the ports)" % url)
+        return PortMissing("port %s does not exist: is the board plugged in? (`bgboard "
+                           "ports` lists the ports; `bgboard sim` prints the virtual board's)"
+                           % url)
     if errno == 13 or "Permission denied" in text:
         return TransportError("no permission to open %s (on Linux, join the dialout group)"
                               % url)

@@ -4,7 +4,7 @@ bgboard.view.server."""
 
 import click
 
-from bgboard.cli_common import (check_name, choose_port, names_options, port_option,
+from bgboard.cli_common import (check_name, check_port, names_options, port_option,
                                 stop_on_sigterm)
 
 
@@ -25,7 +25,7 @@ def view(port, http_port, http_host, white, black):
     from bgboard.view import serve
 
     names = (check_name(white, "--white"), check_name(black, "--black"))
-    path = choose_port(port)
+    path = check_port(port)
     stop_on_sigterm()
     try:
         serve(path, http_host=http_host, http_port=http_port, names=names,

@@ -75,6 +75,9 @@ def test_bad_settings_are_refused_and_change_nothing(rig, path):
                 {"cmd": "new", "kind": "match", "length": 5, "options": {"jacoby": True}}):
         reply = rig.ask(msg)
         assert len(reply) == 1 and "error" in reply[0], (msg, reply)
+    # gnubg plays, imports and analyses matches of 64 points at most (bgcore.match)
+    reply = rig.ask({"cmd": "new", "kind": "match", "length": 65})
+    assert reply[0]["error"] == "a match is played to 1 to 64 points, got 65", reply
     assert rig.app.journal.last_seq == 0
 
 
@@ -96,6 +99,8 @@ def test_journal_is_read_in_pages_and_a_lost_past_says_resync(rig, path):
     assert other["error"] == "ack: the board's journal is %d, not %d" % (ident, ident + 1)
     beyond = rig.ask({"cmd": "ack", "journal": ident, "seq": 999})[0]
     assert beyond["error"] == "ack: the journal ends at %d" % (JOURNAL_PAGE + 2)
+    negative = rig.ask({"cmd": "ack", "journal": ident, "seq": -1})[0]
+    assert negative["error"] == "ack: seq is 0 or more, got -1"
     assert rig.ask({"cmd": "ack", "journal": ident, "seq": 3})[0]["first"] == 1
 
 

@@ -314,3 +314,25 @@ def test_rolls_written_are_the_rolls_gnubg_reads(tmp_path, corpus):
     wrong = {p: (expected[p], got.get(p)) for p in paths if expected[p] != got.get(p)}
     assert not wrong, "\n".join("%s %s %s" % (os.path.basename(p), e, g)
                                  for p, (e, g) in sorted(wrong.items()))
+
+
+def test_a_file_cut_in_the_middle_of_a_play_says_how_far_gnubg_read(played, tmp_path):
+    # `bgboard log` killed mid-write, a copy cut short: the last play is half there
+    # ("53: 24/21"), which gnubg takes as the play and then cannot analyse.
+    with open(played["mat"]) as f:
+        lines = f.read().splitlines()
+    at = next(i for i, ln in enumerate(lines) if re.match(r"^\s+3\) \d\d: \S+ \S+", ln))
+    first_step = re.match(r"^\s+3\) \d\d: \S+", lines[at]).group(0)
+    cut = "\n".join(lines[:at] + [first_step])
+    path = tmp_path / "cut.mat"
+    path.write_text(cut)
+    written = rolls_in_file(cut, "mat")
+    game, roll = len(written), written[-1]
+    r = run("analyse", str(path), "--out", str(tmp_path / "out"))
+    assert r.returncode == 2, r.stderr
+    last = r.stderr.strip().splitlines()[-1]
+    assert last == ("bgboard: %s: damaged (cut short?): roll %d of game %d (%s) is not a "
+                    "whole legal play; gnubg read %d whole game(s) and %d roll(s) of game %d "
+                    "before it" % (path, roll, game, first_step.split(") ")[1], game - 1,
+                                   roll - 1, game)), r.stderr
+    assert not os.path.exists(str(tmp_path / "out")) or not os.listdir(str(tmp_path / "out"))

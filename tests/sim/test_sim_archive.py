@@ -119,3 +119,39 @@ def test_a_day_of_offline_play_is_logged_whole_afterwards_and_imports_into_gnubg
     assert "recording into %s (from seq %d)" % (out, kept[-1]["seq"]) in err
     print("a day offline: %d events in 5 matches, %d bytes archived before the log; %d "
           "events in all" % (len(recorded), archived, len(again)))
+
+
+def test_a_full_archive_stops_autoplay_with_its_words_and_the_board_says_why_it_wont_roll(
+        tmp_path):
+    """Matches without the host until the archive is full: the board refuses the next
+    match, and `bgboard sim --autoplay` stops with the archive's words and exit 1 (the
+    board's refusal was a traceback and a REPL, and the command never ended). Powered up
+    again, the board's refusal to throw says why no match can start."""
+    import re
+
+    flash = tmp_path / "flash"
+    run = _bgboard("sim", "--autoplay", "--match", "7", "--matches", "70", "--flash",
+                   str(flash), "--heap", HEAP, timeout=1200)
+    assert run.returncode == 1, run.stderr[-2000:]
+    last = run.stderr.strip().splitlines()[-1]
+    m = re.fullmatch(r"bgboard: the board refused match (\d+): the archive of past matches "
+                     r"is full \(\d+ KB\): connect the host and run bgboard log before a new "
+                     r"match", last)
+    assert m, run.stderr[-2000:]
+    kept = build_matches(_board_events(flash))
+    played = int(m.group(1)) - 1
+    assert len(kept) == played and all(k.over is not None for k in kept)  # none dropped
+    print("the archive held %d 7-point matches" % played)
+
+    sim = subprocess.Popen([os.path.join(BIN, "bgboard"), "sim", "--flash", str(flash),
+                            "--heap", HEAP],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = sim.stdout.readline().split()[1]
+        roll = _bgboard("send", "roll", "--port", port, timeout=120)
+        assert roll.returncode == 2, roll.stderr
+        assert roll.stderr.startswith("bgboard: the board refused roll: no match in progress: "
+                                      "the archive of past matches is full ("), roll.stderr
+    finally:
+        sim.send_signal(signal.SIGINT)
+        sim.wait(30)

@@ -116,3 +116,37 @@ def test_play_refuses_a_board_that_is_not_virtual():
         os.close(master)
     assert run.returncode == 1
     assert "not a virtual board" in run.stderr
+
+
+def test_a_second_host_on_the_virtual_boards_port_is_refused(tmp_path):
+    import time
+
+    sim = subprocess.Popen([os.path.join(BIN, "bgboard"), "sim", "--flash",
+                            str(tmp_path / "flash")], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    first = None
+    try:
+        port = sim.stdout.readline().split()[1]
+        first = subprocess.Popen([os.path.join(BIN, "bgboard"), "log", "--out",
+                                  str(tmp_path / "first"), "--port", port, "-q"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        journal = tmp_path / "first" / "journal.jsonl"
+        deadline = time.monotonic() + 60
+        while not journal.exists():  # the first host has the board's hello
+            assert first.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        second = subprocess.run([os.path.join(BIN, "bgboard"), "log", "--out",
+                                 str(tmp_path / "second"), "--port", port],
+                                capture_output=True, text=True, timeout=30)
+        assert second.returncode == 2, second.stderr
+        assert second.stderr == ("bgboard: port %s is busy: another program has it open "
+                                 "(close it, e.g. another bgboard or a serial terminal)\n"
+                                 % port)
+        assert not (tmp_path / "second").exists()
+        assert first.poll() is None  # the first host records on
+    finally:
+        if first is not None:
+            first.send_signal(signal.SIGINT)
+            first.wait(20)
+        sim.send_signal(signal.SIGINT)
+        sim.wait(20)

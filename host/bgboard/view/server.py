@@ -45,6 +45,7 @@ from bgboard.link import Link, LinkError, LinkLost, Refused, is_int
 from bgboard.matfile import DEFAULT_NAMES
 from bgboard.transport import SerialTransport
 from bgboard.view.model import BoardModel, arrangement, check_sim
+from bgcore.match import MAX_MATCH_LENGTH
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 PUBLISH_S = 0.04  # snapshots at most this often (the board's LEDs change at most every 0.1 s)
@@ -475,8 +476,8 @@ def _from_page(msg, client, worker, hub, answer):
             worker.request("command", ("new", args), answer)
         elif what == "match":
             length = msg.get("length")
-            if not is_int(length) or not 1 <= length <= 64:
-                raise ValueError("new match: a length of 1 to 64 points")
+            if not is_int(length) or not 1 <= length <= MAX_MATCH_LENGTH:
+                raise ValueError("new match: a length of 1 to %d points" % MAX_MATCH_LENGTH)
             worker.request("command", ("new", {"kind": "match", "length": length}), answer)
         else:
             raise ValueError("new: kind is match or money")
@@ -533,7 +534,8 @@ async def _main(port_path, http_host, http_port, on_ready, names, opener, coach,
         await site.start()
     except OSError as e:
         await runner.cleanup()
-        raise ViewError("cannot serve on %s:%s: %s" % (http_host, http_port, e.strerror or e))
+        raise ViewError("cannot serve on %s:%s: %s" % (http_host, http_port,
+                                                        _why_not(e, http_host, http_port)))
     host, port = runner.addresses[0][:2]
     url = "http://%s:%d/" % (("[%s]" % host) if ":" in host else host, port)
     worker.start()
@@ -547,6 +549,25 @@ async def _main(port_path, http_host, http_port, on_ready, names, opener, coach,
         for c in list(hub.clients):
             await c.ws.close()
         await runner.cleanup()
+
+
+def _why_not(error, http_host, http_port):
+    """Why the server cannot listen; for an address in use, the next port that is free now
+    and `--http-port 0`."""
+    import errno
+    import socket
+
+    if error.errno != errno.EADDRINUSE:
+        return error.strerror or str(error)
+    what = "the port is in use (another view or server has it): "
+    for candidate in range(http_port + 1, min(http_port + 50, 65536)) if http_port else ():
+        try:
+            with socket.socket(socket.AF_INET6 if ":" in http_host else socket.AF_INET) as s:
+                s.bind((http_host, candidate))
+        except OSError:
+            continue
+        return what + "--http-port %d is free, or --http-port 0 takes any" % candidate
+    return what + "--http-port 0 takes any free port"
 
 
 def serve(port_path, http_host="127.0.0.1", http_port=8000, on_ready=None,
