@@ -2,7 +2,8 @@
 #
 # make hardware         ERC (any warning or error fails), netlist + BOM into hardware/build/,
 #                       pin map vs netlist pin for pin, and the committed outputs fresh:
-#                       hardware/bom.csv, hardware/field_table.json, hardware/wiring.svg.
+#                       hardware/bom.csv, hardware/field_table.json, hardware/wiring.svg;
+#                       the printed parts' STLs into hardware/build/parts/ (hardware/parts.py).
 # make hardware-update  regenerate those committed outputs after changing pinmap.json,
 #                       geometry.json or the scripts (then commit them).
 
@@ -15,6 +16,7 @@ hardware: $(BIN)/.installed
 	@$(BIN)/python $(HW)/circuit.py --out $(HW_BUILD) --bom-check $(HW)/bom.csv
 	@$(BIN)/python $(HW)/field_model.py --check
 	@$(BIN)/python $(HW)/wiring.py --check
+	@$(BIN)/python $(HW)/parts.py --out $(HW_BUILD)/parts
 
 hardware-update: $(BIN)/.installed
 	$(BIN)/python $(HW)/circuit.py --out $(HW_BUILD)
