@@ -70,7 +70,17 @@ def r1(x):
     return round(float(x), 1)
 
 
+# geometry.json's parts the field does not depend on (the printed parts' sizes, hardware/
+# parts.py): left out of the table, so changing them leaves field_table.json as it is.
+NOT_MODEL_INPUTS = ("mechanical",)
+
+
+def model_inputs(geo):
+    return {k: v for k, v in geo.items() if k not in NOT_MODEL_INPUTS}
+
+
 def compute(geo):
+    geo = model_inputs(geo)
     field = StackField(geo)
     cpm = counts_per_mT(geo)
     nmax = geo["model"]["max_stack"]

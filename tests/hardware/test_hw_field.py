@@ -30,8 +30,20 @@ def geo():
 
 
 def test_the_table_was_computed_from_the_committed_geometry(table, geo):
-    assert table["geometry_sha256"] == field_model.geometry_sha256(geo)
-    assert table["geometry"] == geo
+    inputs = field_model.model_inputs(geo)
+    assert table["geometry_sha256"] == field_model.geometry_sha256(inputs)
+    assert table["geometry"] == inputs
+
+
+def test_the_printed_parts_sizes_leave_the_table_as_it_is(geo):
+    """geometry.json's `mechanical` block (hardware/parts.py) is no input of the field: the
+    firmware's table stays the same when a part is resized; a field input still counts."""
+    resized = copy.deepcopy(geo)
+    resized["mechanical"]["boss_diameter_mm"] += 1.0
+    assert field_model.model_inputs(resized) == field_model.model_inputs(geo)
+    moved = copy.deepcopy(geo)
+    moved["magnet"]["diameter_mm"] += 1.0
+    assert field_model.model_inputs(moved) != field_model.model_inputs(geo)
 
 
 def test_the_table_is_what_the_model_computes_now(geo):
