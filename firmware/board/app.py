@@ -21,6 +21,7 @@ SERIAL_MS = 10  # a command waits at most this long to be read (each wake-up cos
 # about 0.3 ms of asyncio and polling: every 5 ms was a tenth of its idle work)
 LED_MS = 20  # a new LED frame waits at most this long to be shown
 CALIBRATION = "calibration.json"
+CALIBRATION_MAX = 8192  # what the board writes there is about 3 KB
 JOURNAL_PAGE = 6  # events per reply to "journal": a reply line stays about 1 KB
 JOURNAL_BYTES = 32768  # the journal's budget on flash
 # The archive's (board.archive): what the journal drops until the host has it; about 45
@@ -533,7 +534,10 @@ class App:
     def _load_calibration(self):
         # A file that is not what _save_calibration writes (damaged, or not ours) leaves the
         # board uncalibrated, as new, and says so at start: a board must always boot.
-        data = self.hw.storage.read(CALIBRATION)
+        try:  # bounded: a file grown by another tool costs no RAM
+            data = self.hw.storage.read(CALIBRATION, CALIBRATION_MAX)
+        except (OSError, MemoryError):  # too large, a directory, unreadable
+            data = b"not ours"
         if data:
             try:
                 saved = json.loads(data)

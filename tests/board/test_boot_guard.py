@@ -3,6 +3,7 @@
 # was stored that does not follow). The board keeps it aside, starts clean, says so in its
 # hello, and goes on journaling; the next power-up resumes the new journal.
 import json
+import os
 from array import array
 
 from board.app import App, Hardware
@@ -82,10 +83,20 @@ def test_a_damaged_calibration_never_stops_the_board_from_booting():
         broken = dict(good)
         broken[key] = bad
         damaged.append(json.dumps(broken).encode())
+    # ...and what another tool may leave under its name: a file of 1 MB (a Pico has 0.25 MB
+    # of RAM: it must not be read), a folder.
+    damaged += ["1 MB", "folder"]
     for data in damaged + [json.dumps(good).encode()]:
         path = tmpdir("bgboard-boot")
         try:
-            FlashStorage(path).write("calibration.json", data)
+            if data == "folder":
+                os.mkdir(path + "/calibration.json")
+            elif data == "1 MB":  # written a KB at a time: the test's heap is a Pico's
+                with open(path + "/calibration.json", "wb") as f:
+                    for _ in range(1024):
+                        f.write(b" " * 1024)
+            else:
+                FlashStorage(path).write("calibration.json", data)
             app, link, hello = _power_up(path, leds)
             assert hello["hello"] == "bgboard", data
             faults = [json.loads(b.decode()) for b in link.sent]
