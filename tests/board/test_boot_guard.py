@@ -85,13 +85,13 @@ def test_a_damaged_calibration_never_stops_the_board_from_booting():
         damaged.append(json.dumps(broken).encode())
     # ...and what another tool may leave under its name: a file of 1 MB (a Pico has 0.25 MB
     # of RAM: it must not be read), a folder.
-    damaged += ["1 MB", "folder"]
+    damaged += [b"<1 MB>", b"<folder>"]
     for data in damaged + [json.dumps(good).encode()]:
         path = tmpdir("bgboard-boot")
         try:
-            if data == "folder":
+            if data == b"<folder>":
                 os.mkdir(path + "/calibration.json")
-            elif data == "1 MB":  # written a KB at a time: the test's heap is a Pico's
+            elif data == b"<1 MB>":  # written a KB at a time: the test's heap is a Pico's
                 with open(path + "/calibration.json", "wb") as f:
                     for _ in range(1024):
                         f.write(b" " * 1024)
