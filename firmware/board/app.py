@@ -108,7 +108,9 @@ class App:
             self._fault("calibration", ValueError(
                 "%s is damaged: the sensors run uncalibrated (bgboard calibrate)" % CALIBRATION))
         try:
-            if self.journal.kept:  # the LEDs' error sign, as for a refused action
+            if self.journal.unkept:  # the flash is full, or the kept files' budget spent
+                self.board.refuse(self.journal.unkept)
+            elif self.journal.kept:  # the LEDs' error sign, as for a refused action
                 self.board.refuse("a journal was kept aside as %s: %s" % (
                     self.journal.kept, self.info()["kept_why"]))
             else:
@@ -131,6 +133,8 @@ class App:
             out["kept_why"] = self.journal_error or self.journal.status
         if self.archive.kept:  # an archive no journal continues (its id is another)
             out["kept_archive"] = self.archive.kept
+        if self.journal.unkept:  # why a damaged journal is not kept, or not yet repaired
+            out["unkept"] = self.journal.unkept
         if self.journal.lost:  # a damaged line cut these off: the journal's id is new
             out["lost"] = list(self.journal.lost)
         return out
@@ -444,7 +448,8 @@ class App:
         elif cmd == "kept":
             from board import maintenance
 
-            return maintenance.kept(self, args.get("name"), args.get("offset", 0))
+            return maintenance.kept(self, args.get("name"), args.get("offset", 0),
+                                   args.get("free", False))
         elif cmd == "ack":
             return self._ack(args["journal"], args["seq"])
         elif cmd == "guide":
