@@ -44,7 +44,8 @@ COMMANDS = {
     "ledtest": (),
     "calibrate": ("step", "str", False),
     "journal": ("since", "int", True),
-    "kept": ("name", "str", False, "offset", "int", False),  # journals set aside
+    "kept": ("name", "str", False, "offset", "int", False,  # journals set aside
+             "free", "bool", False),  # the host has it whole: remove it
     "ack": ("journal", "int", True, "seq", "int", True),  # the host has them stored
     "mem": (),
     "guide": ("moves", "str", False, "start", "str", False, "hint", "bool", False,

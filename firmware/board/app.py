@@ -21,6 +21,7 @@ SERIAL_MS = 10  # a command waits at most this long to be read (each wake-up cos
 # about 0.3 ms of asyncio and polling: every 5 ms was a tenth of its idle work)
 LED_MS = 20  # a new LED frame waits at most this long to be shown
 CALIBRATION = "calibration.json"
+CALIBRATION_MAX = 8192  # what the board writes there is about 3 KB
 JOURNAL_PAGE = 6  # events per reply to "journal": a reply line stays about 1 KB
 JOURNAL_BYTES = 32768  # the journal's budget on flash
 # The archive's (board.archive): what the journal drops until the host has it; about 45
@@ -107,7 +108,9 @@ class App:
             self._fault("calibration", ValueError(
                 "%s is damaged: the sensors run uncalibrated (bgboard calibrate)" % CALIBRATION))
         try:
-            if self.journal.kept:  # the LEDs' error sign, as for a refused action
+            if self.journal.unkept:  # the flash is full, or the kept files' budget spent
+                self.board.refuse(self.journal.unkept)
+            elif self.journal.kept:  # the LEDs' error sign, as for a refused action
                 self.board.refuse("a journal was kept aside as %s: %s" % (
                     self.journal.kept, self.info()["kept_why"]))
             else:
@@ -130,6 +133,8 @@ class App:
             out["kept_why"] = self.journal_error or self.journal.status
         if self.archive.kept:  # an archive no journal continues (its id is another)
             out["kept_archive"] = self.archive.kept
+        if self.journal.unkept:  # why a damaged journal is not kept, or not yet repaired
+            out["unkept"] = self.journal.unkept
         if self.journal.lost:  # a damaged line cut these off: the journal's id is new
             out["lost"] = list(self.journal.lost)
         return out
@@ -443,7 +448,8 @@ class App:
         elif cmd == "kept":
             from board import maintenance
 
-            return maintenance.kept(self, args.get("name"), args.get("offset", 0))
+            return maintenance.kept(self, args.get("name"), args.get("offset", 0),
+                                   args.get("free", False))
         elif cmd == "ack":
             return self._ack(args["journal"], args["seq"])
         elif cmd == "guide":
@@ -535,7 +541,10 @@ class App:
     def _load_calibration(self):
         # A file that is not what _save_calibration writes (damaged, or not ours) leaves the
         # board uncalibrated, as new, and says so at start: a board must always boot.
-        data = self.hw.storage.read(CALIBRATION)
+        try:  # bounded: a file grown by another tool costs no RAM
+            data = self.hw.storage.read(CALIBRATION, CALIBRATION_MAX)
+        except (OSError, MemoryError):  # too large, a directory, unreadable
+            data = b"not ours"
         if data:
             try:
                 saved = json.loads(data)

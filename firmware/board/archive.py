@@ -28,7 +28,10 @@ class Archive(Journal):
         self._owner = journal
         Journal.__init__(self, journal.storage, max_bytes, 0, None, journal.name + ".arc")
         journal.archive = self
-        self.ready()
+        try:
+            self.ready()
+        except OSError:  # a full flash: the board boots; ready() tries again when asked
+            self._broken = True
 
     @property
     def full(self):
@@ -129,3 +132,7 @@ class Archive(Journal):
 
     def _free_name(self):
         return self._owner._free_name()  # journal.bad-N: `kept` lists them all
+
+    def kept_name(self, size):
+        # Past matches the host may not have: kept whatever the damaged journals' budget.
+        return self._free_name()

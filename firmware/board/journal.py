@@ -34,6 +34,7 @@ _NEW = ".new"
 _BAD = ".bad"
 _ENOSPC = 28
 _EIO = 5
+KEPT_BYTES = 65536  # the journals kept aside (damaged, or not replayable) take at most this
 
 
 class Resync(Exception):
@@ -75,7 +76,18 @@ class Journal:
         self.snapshot = snapshot  # board.controller.Controller sets its own
         self.compact_error = None  # why the last compaction inside append() failed
         self.archive = None  # board.archive.Archive sets itself: it keeps what compaction drops
-        self._open()
+        self.unkept = None
+        self.id = self.last_seq = self._base = self._size = 0
+        self._first = 1
+        try:
+            self._open()
+        except OSError as e:
+            # A repair the flash has no room for (full: another tool's files): the board
+            # still boots, on the intact events before the damage (read as they are:
+            # since() stops at last_seq), and commits nothing until a repair can be
+            # written (every append tries it again).
+            self.unkept = "the journal is damaged and the flash is full (%s): nothing " \
+                          "can be committed until room is made" % e
 
     # -- reading ----------------------------------------------------------------------
     @property
@@ -125,6 +137,8 @@ class Journal:
         lines = self._event_lines()
         try:
             for line, j, seq in lines:
+                if seq > self.last_seq:  # past a damaged line not yet repaired
+                    return
                 if seq > after:  # a failed append's line (seq -1) is passed over
                     event = codec.json_at(line, j)
                     event["seq"] = seq
@@ -272,6 +286,7 @@ class Journal:
         name = self.name
         self.dropped = 0
         self.kept = None  # where an unreadable or damaged journal was set aside
+        self.unkept = None  # why a damaged journal could not be kept aside, if it could not
         self.lost = None  # (first, last) seq of committed events a damaged line cut off
         self.status = "ok"
         self.last_seq = 0
@@ -349,16 +364,41 @@ class Journal:
         """Keep the journal as it is under a name of its own (it will not replay) and start
         an empty one with a new id. Returns the kept file's name."""
         kept = self._keep_aside()
-        self._open()  # finds none: a new journal
+        self.last_seq = self._base = self._size = 0
+        self._first = 1
+        try:
+            self._open()  # finds none: a new journal
+        except OSError as e:  # no room for it: made at the first append that has room
+            self.unkept = "the flash is full (%s): nothing can be committed until room " \
+                          "is made" % e
         self.kept = kept
         return kept
 
     def _keep_aside(self):
         # Rename the journal to a free name: <name>.bad, then .bad-2, .bad-3...; every one
-        # is kept (never overwritten) until the host has fetched it. Returns the name.
-        kept = self._free_name()
+        # is kept (never overwritten) until the host has fetched it. Returns the name, or
+        # None when the kept files' budget is spent: then the journal is removed and unkept
+        # says why (the oldest kept files stay, as the archive keeps its oldest).
+        kept = self.kept_name(self.storage.size(self.name) or 0)
+        if kept is None:
+            self.storage.remove(self.name)
+            return None
         self.storage.rename(self.name, kept)
         return kept
+
+    def kept_name(self, size):
+        """A free name to keep a damaged journal of size bytes under, or None (unkept says
+        why) when the kept journals would take more than KEPT_BYTES."""
+        prefix = self.name + _BAD
+        used = size
+        for n in self.storage.names():
+            if n.startswith(prefix):
+                used += self.storage.size(n) or 0
+        if used > KEPT_BYTES:
+            self.unkept = "not kept: the kept journals would take over %d KB (bgboard " \
+                          "kept fetches and frees them)" % (KEPT_BYTES // 1024)
+            return None
+        return self._free_name()
 
     def _free_name(self):
         n = 1

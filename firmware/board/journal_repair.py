@@ -44,19 +44,21 @@ def mend(journal, last, found):
     if restart:  # go on from the restart point
         journal.lost = (last + 1, restart)
         journal.kept = _keep_copy(journal)
-        journal.id = _new_id()
+        new = _new_id()  # the journal's once it is rewritten (a full flash may refuse it)
         snap = (journal._header()["snap"] if restart == journal._base
                 else _restart_point(journal, restart))
-        journal._rewrite({"id": journal.id, "base": restart, "first": restart + 1,
+        journal._rewrite({"id": new, "base": restart, "first": restart + 1,
                           "snap": snap}, upto)
+        journal.id = new
         return
     hdr = journal._header()
     hdr["first"] = journal._first
     if newest > last:  # committed events are cut off: a new timeline, and the
         journal.lost = (last + 1, newest)  # damaged file kept as it was
         journal.kept = _keep_copy(journal)
-        journal.id = hdr["id"] = _new_id()
+        hdr["id"] = _new_id()
     journal._rewrite(hdr, max(last, journal._base))
+    journal.id = hdr["id"]
 
 
 def _restart_point(journal, seq):
@@ -71,10 +73,24 @@ def _restart_point(journal, seq):
 
 
 def _keep_copy(journal):
-    # Copy the journal to a free name (the repair still reads it), a chunk at a time.
+    # Copy the journal to a free name (the repair still reads it), a chunk at a time. None
+    # when it cannot be kept (journal.unkept says why): the kept files' budget is spent, or
+    # the flash is full; a copy begun is removed, never left empty or cut short.
     st = journal.storage
-    kept = journal._free_name()
-    src = st.open(journal.name, "rb")
+    kept = journal.kept_name(st.size(journal.name) or 0)
+    if kept is None:
+        return None
+    try:
+        _copy(st, journal.name, kept)
+    except OSError as e:
+        st.remove(kept)
+        journal.unkept = "the damaged journal was not kept: the flash is full (%s)" % e
+        return None
+    return kept
+
+
+def _copy(st, name, kept):
+    src = st.open(name, "rb")
     try:
         out = st.open(kept, "wb")
         try:
@@ -88,4 +104,3 @@ def _keep_copy(journal):
             out.close()
     finally:
         src.close()
-    return kept

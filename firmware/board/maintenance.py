@@ -26,10 +26,11 @@ def dump(app):
             "confidence": conf.decode(), "learned": s.learned()}
 
 
-def kept(app, name, offset):
+def kept(app, name, offset, free=False):
     """The host's `kept` (app: board.app.App): the journals set aside (unreadable, damaged,
     or no longer replayable), their names and sizes, or a page of one in base64 (a damaged
-    file may hold any byte)."""
+    file may hold any byte); with free, that file removed (the host has it whole): the
+    room board.journal.KEPT_BYTES allows them is theirs again."""
     import binascii
 
     from bgwire.commands import CommandError
@@ -42,6 +43,9 @@ def kept(app, name, offset):
     size = st.size(name) if name.startswith(prefix) and "/" not in name else None
     if size is None:
         raise CommandError("kept: no journal kept as %r" % name[:32])
+    if free:
+        st.remove(name)
+        return {"name": name, "freed": size}
     if offset < 0:
         raise CommandError("kept: offset is 0 or more")
     f = st.open(name, "rb")

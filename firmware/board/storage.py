@@ -9,6 +9,7 @@ import os
 
 _TMP = ".tmp"
 _ENOENT = 2
+_EFBIG = 27
 
 
 class FlashStorage:
@@ -31,12 +32,20 @@ class FlashStorage:
         """The file object itself (binary modes: "rb", "wb", "ab"); OSError if it cannot."""
         return open(self.path(name), mode)
 
-    def read(self, name):
-        """The file's bytes, or None if it does not exist."""
+    def read(self, name, limit=None):
+        """The file's bytes, or None if it does not exist. OSError if it cannot be read (a
+        directory, a worn flash) or holds more than limit bytes (EFBIG: nothing is read, so
+        a file grown by another tool costs no RAM)."""
+        if limit is not None:
+            size = self.size(name)
+            if size is not None and size > limit:
+                raise OSError(_EFBIG)
         try:
             f = self.open(name, "rb")
-        except OSError:
-            return None
+        except OSError as e:
+            if e.args[0] == _ENOENT:
+                return None
+            raise
         try:
             return f.read()
         finally:

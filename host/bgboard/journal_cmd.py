@@ -124,10 +124,13 @@ def log(out_dir, port, white, black, quiet):
 @port_option
 @click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False), default=".",
               show_default=True, help="Folder to save them in.")
-def kept(port, out_dir):
+@click.option("--leave", is_flag=True,
+              help="Leave them on the board (by default each is freed there once saved whole).")
+def kept(port, out_dir, leave):
     """Download the journals the board has kept aside (damaged, or no longer replayable
-    after a firmware update: its hello names them) into a folder. `bgboard export` reads
-    them."""
+    after a firmware update: its hello names them) into a folder, and free them on the
+    board (it keeps them within a budget: past it a new one is not kept). `bgboard export`
+    reads them."""
     import base64
 
     with session(port) as link:
@@ -158,6 +161,8 @@ def kept(port, out_dir):
                 raise click.BadParameter("cannot write %s: %s" % (path, e.strerror),
                                          param_hint="--output") from None
             click.echo("%s (%d bytes)" % (path, len(data)))
+            if not leave and len(data) == size:  # saved whole: the board's room is freed
+                link.command("kept", name=name, free=True)
 
 
 COMMANDS = [log, export, kept]

@@ -21,7 +21,10 @@ def tmpdir(tag="bgboard"):
 
 def rmtree(path):
     for name in os.listdir(path):
-        os.remove(path + "/" + name)
+        try:
+            os.remove(path + "/" + name)
+        except OSError:  # a folder (of files)
+            rmtree(path + "/" + name)
     os.rmdir(path)
 
 

@@ -98,3 +98,44 @@ class FailingStorage(FaultyStorage):
         self.failures += 1
         self._arm()
         raise OSError(28, "no space at step %d%s" % (self.steps, where))
+
+
+class FullFlash(FlashStorage):
+    """A flash of `room` bytes more than its folder holds when made (as a Pico's filled by
+    another tool's files): a write past it raises OSError 28 after the bytes that fit, as a
+    full littlefs does. make_room(n) frees n bytes (the junk file removed)."""
+
+    def __init__(self, root, room=0):
+        super().__init__(root)
+        self.capacity = self._used() + room
+
+    def _used(self):
+        return sum(self.size(n) or 0 for n in self.names())
+
+    def make_room(self, n):
+        self.capacity += n
+
+    def open(self, name, mode="rb"):
+        f = super().open(name, mode)
+        return f if "r" in mode else _Bounded(self, f)
+
+
+class _Bounded:
+    def __init__(self, flash, f):
+        self._flash = flash
+        self._f = f
+
+    def write(self, data):
+        self._f.flush()
+        room = self._flash.capacity - self._flash._used()
+        if room < len(data):
+            if room > 0:
+                self._f.write(data[:room])
+            raise OSError(28, "no space left on the flash")
+        return self._f.write(data)
+
+    def flush(self):
+        self._f.flush()
+
+    def close(self):
+        self._f.close()

@@ -3,21 +3,23 @@
 # was stored that does not follow). The board keeps it aside, starts clean, says so in its
 # hello, and goes on journaling; the next power-up resumes the new journal.
 import json
+import os
 from array import array
 
 from board.app import App, Hardware
 from board.journal import Journal
 from board.storage import FlashStorage
 from board_support import rmtree, tmpdir
+from faulty_storage import FullFlash
 from sim.hw import LineLink, SimButtons, SimLeds
 from sim.rng import Rng
 from sim.sensor_model import SensorModel, SimClock
 
 
-def _power_up(path, leds):
+def _power_up(path, leds, storage=None):
     clock = SimClock()
     link = LineLink()
-    hw = Hardware(SensorModel(clock, seed=3), clock, Rng(5), FlashStorage(path), link,
+    hw = Hardware(SensorModel(clock, seed=3), clock, Rng(5), storage or FlashStorage(path), link,
                   SimLeds(leds["count"]), SimButtons(), {"leds": leds})
     app = App(hw, array("H", bytes(256)))
     app.start()
@@ -82,10 +84,20 @@ def test_a_damaged_calibration_never_stops_the_board_from_booting():
         broken = dict(good)
         broken[key] = bad
         damaged.append(json.dumps(broken).encode())
+    # ...and what another tool may leave under its name: a file of 1 MB (a Pico has 0.25 MB
+    # of RAM: it must not be read), a folder.
+    damaged += [b"<1 MB>", b"<folder>"]
     for data in damaged + [json.dumps(good).encode()]:
         path = tmpdir("bgboard-boot")
         try:
-            FlashStorage(path).write("calibration.json", data)
+            if data == b"<folder>":
+                os.mkdir(path + "/calibration.json")
+            elif data == b"<1 MB>":  # written a KB at a time: the test's heap is a Pico's
+                with open(path + "/calibration.json", "wb") as f:
+                    for _ in range(1024):
+                        f.write(b" " * 1024)
+            else:
+                FlashStorage(path).write("calibration.json", data)
             app, link, hello = _power_up(path, leds)
             assert hello["hello"] == "bgboard", data
             faults = [json.loads(b.decode()) for b in link.sent]
@@ -105,3 +117,44 @@ def test_a_damaged_calibration_never_stops_the_board_from_booting():
             del app, link
         finally:
             rmtree(path)
+
+
+def test_a_damaged_journal_on_a_full_flash_still_boots_and_says_so():
+    # Issue 29: App() raised OSError 28 in the repair and the board sat at the REPL, each
+    # boot leaving another empty journal.bad-N. Now it boots on the intact events, says the
+    # flash is full (hello's "unkept", the LEDs' error sign), commits nothing, keeps no
+    # part of a copy, and goes on once room is made.
+    with open("hardware/pinmap.json") as f:
+        leds = json.load(f)["leds"]
+    path = tmpdir("bgboard-boot")
+    try:
+        j = Journal(FlashStorage(path))
+        old_id = j.id
+        j.append({"ev": "match", "length": 5, "rules": {}})
+        for i in range(3):
+            j.append({"ev": "note", "n": i})
+        whole = _raw(path, "journal")
+        at = whole.index(b" e2 {") + 8
+        with open(path + "/journal", "wb") as f:
+            f.write(whole[:at] + bytes([whole[at] ^ 1]) + whole[at + 1:])
+        for _ in range(2):
+            app, link, hello = _power_up(path, leds, FullFlash(path))
+            assert hello["journal"] == old_id and hello["seq"] == 1, hello
+            assert "flash is full" in hello["unkept"], hello
+            assert [n for n in os.listdir(path) if ".bad" in n] == []
+            sign = json.loads(link.sent[0].decode())
+            assert sign["live"] == "refused" and "flash is full" in sign["reason"]
+            assert app.board.state()["phase"] != "idle"  # the match resumed
+            del app, link
+        flash = FullFlash(path)
+        app, link, hello = _power_up(path, leds, flash)
+        flash.make_room(8192)
+        link.sent = []
+        link.feed(json.dumps({"cmd": "new", "kind": "money", "id": 3}).encode())
+        app.step()
+        replies = [json.loads(b.decode()) for b in link.sent]
+        assert any(r.get("id") == 3 and r.get("ok") for r in replies), replies
+        assert app.journal.unkept is None or "full" not in app.journal.unkept
+        assert app.journal.kept == "journal.bad"
+    finally:
+        rmtree(path)

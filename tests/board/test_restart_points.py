@@ -7,7 +7,7 @@ import os
 from board.journal import Journal
 from board.storage import FlashStorage
 from board_support import rmtree, tmpdir
-from faulty_storage import FailingStorage, FaultyStorage, PowerCut
+from faulty_storage import FailingStorage, FaultyStorage, FullFlash, PowerCut
 
 from test_journal import _check_events, _clear, _event, _put, _raw, _state
 
@@ -166,5 +166,80 @@ def test_a_power_cut_at_any_step_leaves_a_journal_that_reads_whole():
             assert j.lost is None, (n, j.lost)
             _check_events(list(j.since(0)), 1, j.last_seq)
             assert j.append(_event(j.last_seq + 1)) == j.last_seq
+    finally:
+        rmtree(d)
+
+
+def _bad_files(path):
+    return sorted(n for n in os.listdir(path) if ".bad" in n)
+
+
+def test_a_damaged_journal_on_a_full_flash_opens_on_its_intact_events_and_leaves_no_copy():
+    # Issue 29: App() raised OSError 28 from the repair's copy, and every boot left another
+    # empty journal.bad-N. Now: nothing is copied or rewritten, the journal serves the
+    # intact events before the damage, commits nothing, and says why.
+    d = tmpdir("bgboard-restart")
+    try:
+        old = _day(FlashStorage(d)).id
+        damaged = _flip(d, 7)
+        for _ in range(2):  # two boots
+            j = Journal(FullFlash(d))
+            assert _bad_files(d) == [] and _raw(d) == damaged
+            assert "flash is full" in j.unkept and j.id == old
+            assert j.last_seq == 6
+            snap, events = j.recover()
+            _check_events(list(events), 1, 6)
+            _check_events(list(j.since(0)), 1, 6)
+            try:
+                j.append(_event(7))
+                raise AssertionError("committed on a full flash")
+            except OSError as e:
+                assert e.args[0] == 28
+        # Room made (the junk removed): the next append repairs and commits.
+        flash = FullFlash(d, room=16384)
+        j = Journal(flash)
+        assert j.unkept is None and j.kept == "journal.bad" and j.lost == (7, 9)
+        assert _raw(d, "journal.bad") == damaged
+        assert j.append(_event(13)) == 13
+    finally:
+        rmtree(d)
+
+
+def test_a_repair_with_room_for_the_journal_but_not_its_copy_keeps_no_part_of_a_copy():
+    d = tmpdir("bgboard-restart")
+    try:
+        _day(FlashStorage(d))
+        _flip(d, 7)
+        room = len(_raw(d)) // 2  # a copy would need all of it; the rewrite needs less
+        j = Journal(FullFlash(d, room=room))
+        assert _bad_files(d) == [] and j.kept is None
+        assert "not kept: the flash is full" in j.unkept or "was not kept" in j.unkept
+        assert j.lost == (7, 9) and (j.first_seq, j.last_seq) == (10, 12)
+    finally:
+        rmtree(d)
+
+
+def test_the_journals_kept_aside_take_at_most_their_budget():
+    # Never deleted, never past KEPT_BYTES: the oldest stay, a new one is not kept and the
+    # journal says so (the host is told in hello's "unkept").
+    from board.journal import KEPT_BYTES
+
+    d = tmpdir("bgboard-restart")
+    try:
+        kept = []
+        for _ in range(200):
+            FlashStorage(d).remove("journal")
+            _day(FlashStorage(d))
+            _flip(d, 7)
+            j = Journal(FlashStorage(d))
+            if j.kept:
+                kept.append(j.kept)
+            else:
+                assert "not kept" in j.unkept, j.unkept
+                break
+        else:
+            raise AssertionError("every damaged journal kept: no budget")
+        total = sum(os.stat(d + "/" + n)[6] for n in _bad_files(d))
+        assert total <= KEPT_BYTES and len(_bad_files(d)) == len(kept) > 1
     finally:
         rmtree(d)

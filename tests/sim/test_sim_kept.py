@@ -39,6 +39,11 @@ def test_a_damaged_journal_is_kept_named_in_hello_and_downloaded_whole(tmp_path)
         hello = json.loads(_bgboard("send", "hello", "--port", port).stdout)
         assert hello["kept"] == "journal.bad" and hello["lost"] == [seq, last], hello
         assert hello["seq"] == seq - 1
+        refused = subprocess.run([os.path.join(BIN, "bgboard"), "kept", "--port", port,
+                                  "-o", "/proc/nope"], capture_output=True, text=True,
+                                 timeout=120)
+        assert refused.returncode == 2 and "/proc/nope" in refused.stderr
+        assert (flash / "journal.bad").read_bytes() == damaged  # nothing freed then
         out = tmp_path / "out"
         got = _bgboard("kept", "--port", port, "-o", str(out))
         assert got.returncode == 0, got.stderr
@@ -47,10 +52,10 @@ def test_a_damaged_journal_is_kept_named_in_hello_and_downloaded_whole(tmp_path)
         with open(out / "journal.bad", encoding="utf-8", errors="replace") as f:
             seqs = [e["seq"] for e in read_journal(f)]
         assert seqs == [s for s in range(1, last + 1) if s != seq]
-        refused = subprocess.run([os.path.join(BIN, "bgboard"), "kept", "--port", port,
-                                  "-o", "/proc/nope"], capture_output=True, text=True,
-                                 timeout=120)
-        assert refused.returncode == 2 and "/proc/nope" in refused.stderr
+        # Saved whole, it is freed on the board: its budget's room is the next one's.
+        assert not (flash / "journal.bad").exists()
+        again = _bgboard("kept", "--port", port, "-o", str(tmp_path / "again"))
+        assert "keeps no journal aside" in again.stdout, again.stdout
     finally:
         sim.send_signal(signal.SIGINT)
         sim.wait(20)
