@@ -280,13 +280,29 @@ def test_a_shut_out_player_passes_without_rolling_with_the_option():
     says(refused(g, g.roll, (6, 6)), "shut out", "passes unthrown")
     g.double()  # he keeps the right to double
     g.take()
-    assert g.allowed() == ["resign"]
+    assert g.allowed() == ["pass", "resign"]
     rare.pass_turn(g, player=1)
     assert g.on_roll == 0 and g.player == 0 and g.turn is None and g.rolls == [1, 0]
     assert g.position.opponent[25] == 1  # still on the bar
     says(refused(g, rare.pass_turn, g), "only a shut-out player")
     roll_and_play(g, (2, 1))  # player 0 throws next
     assert g.on_roll == 1
+
+
+def test_allowed_names_the_shut_out_pass_for_a_host_to_find():
+    """"Though he does not roll the dice, since he cannot make a checker play, he still has
+    the right to double." (rules-cube-match-chouette) With rule option shut_out_pass a host
+    learns from allowed() that the player on roll passes (and may double) instead of
+    throwing; without the option, or when not shut out, no pass is listed."""
+    g = _shut_out(Rules(shut_out_pass=True))
+    assert g.allowed() == ["pass", "undo", "double", "resign"]  # undo: the last play
+    assert g.can("pass") and g.can("pass", 1) and not g.can("pass", 0)
+    assert "players throw in turn" in g.why_not_pass(0)
+    assert "pass" not in _shut_out(Rules()).allowed()
+    g = Game(Rules(shut_out_pass=True))
+    start(g, 0)
+    play_out(g)
+    assert "pass" not in g.allowed() and "only a shut-out player" in g.why_not_pass()
 
 
 def test_without_the_option_the_shut_out_player_throws_and_loses_the_turn():
@@ -396,6 +412,9 @@ def _act(g, action, rng):
         dst = rng.choice(turn.destinations(src))
         way = rng.choice(turn.paths(src, dst))
         g.move(src, dst, [s.dst for s in way[:-1] if s.hit])
+    elif action == "pass":
+        from bgcore import rare
+        rare.pass_turn(g)
     elif action == "resign":
         g.resign(rng.randint(1, 3))
     elif action == "demand":
@@ -416,7 +435,7 @@ def test_allowed_names_every_action_the_rules_allow_and_no_other():
         random.seed(5)
         rng = random
     for rules in (Rules(), Rules(jacoby=True, beavers=True, raccoons=True,
-                                 opening_rethrow=True)):
+                                 opening_rethrow=True, shut_out_pass=True)):
         for _ in range(8):
             g = Game(rules)
             steps = 0
