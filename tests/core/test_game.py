@@ -316,6 +316,51 @@ def test_without_the_option_the_shut_out_player_throws_and_loses_the_turn():
     assert not turn.required and turn.can_end() and g.on_roll == 0
 
 
+WRONG_SETUP = {6: 4, 7: 1, 8: 3, 13: 5, 24: 2}  # one checker on the 7 point, not the 6
+
+
+def test_a_wrong_setup_is_corrected_before_a_subsequent_throw():
+    """"If an error has been made in setup or play, either player may require its
+    correction before a subsequent throw of the dice, but not afterwards. Any man
+    incorrectly played must be restored to its previous position, and a correct play then
+    made." (rules-pc-gammon) A setup found wrong after the opening throw: the checkers are
+    set up right and the opening numbers played again from there, by the same player."""
+    from bgcore import irregular
+    usual = {6: 5, 8: 3, 13: 5, 24: 2}
+    for first in (0, 1):
+        g = Game(position=board(WRONG_SETUP, usual))
+        says(refused(g, irregular.correct_setup, g), "before the opening throw")
+        start(g, first, (3, 1))
+        g.move(8, 5)
+        g.move(6, 5)
+        assert g.play_complete()
+        for bad in (2, True):
+            says(refused(g, irregular.correct_setup, g, None, bad), "players are 0 and 1")
+        says(refused(g, irregular.correct_setup, g, "6/4"), "a setup is a Position")
+        turn = irregular.correct_setup(g, None, 1 - first)  # either player requires it
+        assert g.player == first and turn.dice == (3, 1) and not turn.moves
+        assert g.position == Position.initial() and g.start == Position.initial()
+        play_out(g)
+        g.roll((2, 1))  # the subsequent throw: the setup stands now
+        says(refused(g, irregular.correct_setup, g), "the setup stands")
+        assert g.rolls[first] == 1 and g.rolls[1 - first] == 1
+    # Not while a resignation waits, nor once the opponent has doubled (the play stands)
+    g = Game(position=board(WRONG_SETUP, usual))
+    start(g, 0, (3, 1))
+    play_out(g)
+    g.resign(1, player=0)
+    says(refused(g, irregular.correct_setup, g), "resignation is on offer")
+    g.reject_resignation()
+    g.double()
+    says(refused(g, irregular.correct_setup, g), "the setup stands")
+    # Given in a journal's event, as the board replays it
+    from bgcore import rare
+    g = Game(position=board(WRONG_SETUP, usual))
+    start(g, 1, (4, 2))
+    rare.apply(g, {"ev": "correct_setup", "player": 1})
+    assert g.position == Position.initial() and g.turn.dice == (4, 2)
+
+
 def test_cocked_dice_are_thrown_again():
     """"The dice must be rolled together and come to rest flat (not "cocked") on the board
     at the player's right, otherwise they must be thrown again." (rules-es-lowe-bgaa, law 9)"""
