@@ -58,6 +58,7 @@ class Chouette:
         self.game = None
         self.settled = True  # no game, or the last one settled and rotated
         self.partner = None
+        self.partner_out = False  # the box's partner left this game: the box plays alone
         self.captain = None
         self.members = []  # the team in this game, by rank
         self.active = []  # members still playing this game
@@ -103,26 +104,37 @@ class Chouette:
 
     def why_not_leave(self, name):
         """Why `name` may not leave now, or None ("Players can leave or join a chouette at
-        any time"): not while a double waits for answers, nor the box's partner during the
-        game; a chouette keeps three players."""
+        any time"): only those a double on offer concerns wait for its answers (the box and
+        its partner, the captain whose double it is, the members who answer it, the member
+        whose own cube it is); a chouette keeps three players."""
         if name in self.joiners:
             return None
         if name not in self.line or name in self.leavers:
             return "%r is not in this chouette" % (name,)
         if len(self.line) - len(self.leavers) + len(self.joiners) <= 3:
             return "a chouette needs three or more players"
-        if not self.settled:
-            if self.pending():
-                return "a double is on offer: every answer first, then %s may leave" % name
-            if name == self.partner:
-                return "%s is the box's partner in this game: leave after it ends" % name
+        if not self.settled and name in self._concerned():
+            return "a double that concerns %s is on offer: its answers first, then %s may " \
+                   "leave" % (name, name)
         return None
+
+    def _concerned(self):
+        # Who a double on offer concerns (nobody when none is).
+        out = list(self.answers) + list(self.offers)
+        if not self.multiple and self.game.cube.offered_by == TEAM:  # type: ignore
+            out.append(self.captain)
+        if out:
+            out += [self.box, self.partner]
+        return out
 
     def leave(self, name):
         """Between games `name` leaves the line-up. During a game a member still in settles
         as if dropping the present cube; the box leaving settles so with every member still
         in (the team wins: the captain becomes the box); a captain who leaves hands the
-        captaincy to the highest-ranking member still in. Leavers go after the rotation."""
+        captaincy to the highest-ranking member still in. The box's partner who leaves
+        concedes its half: it pays each member still in half the present cube (theirs, with
+        multiple cubes), and the box plays on for its own half alone. Leavers go after the
+        rotation."""
         reason = self.why_not_leave(name)
         if reason:
             raise RuleError(reason)
@@ -136,7 +148,11 @@ class Chouette:
             return
         game = self.game
         self.leavers.append(name)
-        if name == self.box:
+        if name == self.partner:
+            for m in self.active:
+                self.ledger.pay(name, m, self._stake(m), halves=True)
+            self.partner_out = True
+        elif name == self.box:
             for m in list(self.active):
                 self._leaves(m, self._stake(m), True)
             game.finish(TEAM)  # type: ignore[union-attr]
@@ -239,11 +255,18 @@ class Chouette:
         return game.roll(dice)
 
     def double(self, member=None):
-        """Single cube: the side on roll doubles (the captain for the team). Multiple cubes:
-        the box doubles `member`'s cube, or `member` doubles the box, before the roll."""
+        """Single cube: the side on roll doubles, `member` None or the one who may: the
+        captain for the team, "box" for the box. Multiple cubes: the box doubles `member`'s
+        cube, or `member` doubles the box, before the roll."""
         game = self._game()
         if not self.multiple:
             doubler = game.on_roll
+            # "The captain rolls the dice and makes the plays for the team": the captain
+            # doubles for it, the box for itself; None is whoever is on roll.
+            if member is not None and member != (self.captain if doubler else "box"):
+                raise RuleError("single cube: %s, not %r" % (
+                    "the captain (%s) doubles for the team" % self.captain if doubler else
+                    "the box is on roll and doubles", member))
             game.double()
             if doubler == BOX:
                 for m in self.active:
@@ -347,6 +370,8 @@ class Chouette:
             self.ledger.pay(payer, payee, points)
             return
         for box_side in (self.box, self.partner):
+            if box_side == self.partner and self.partner_out:
+                continue  # its half was settled when it left
             if member_won:
                 self.ledger.pay(box_side, member, points, halves=True)
             else:
@@ -385,6 +410,7 @@ class Chouette:
         self.joiners = []
         self.leavers = []
         self.partner = None
+        self.partner_out = False
         self.settled = True
         self.games += 1
         return list(self.line)
@@ -396,6 +422,8 @@ class Chouette:
         for k in ("leavers", "beaten"):  # only when there are some: snapshots stay short
             if getattr(self, k):
                 d[k] = getattr(self, k)
+        if self.partner_out:
+            d["partner_out"] = 1
         if self.consult != "free" or self.partner_by != "rotation":
             d["options"] = [self.consult, self.partner_by]
         return d
@@ -433,6 +461,7 @@ class Chouette:
         c.game = Game.from_dict(data["game"]) if data["game"] else None
         c.settled = bool(data["settled"])
         c.partner = data["partner"] or None
+        c.partner_out = bool(data.get("partner_out", 0))
         c.captain = data["captain"] or None
         c.members = list(data["members"])
         c.active = list(data["active"])

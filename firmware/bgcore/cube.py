@@ -78,8 +78,9 @@ class Cube:
 
 
 def cap_reason(rules, what):
-    if rules.cube_cap is None:
-        return "%s would take the cube past %d, the most a Match ID can hold" % (what, MAX_CUBE)
+    if rules.cube_cap is None or rules.cube_cap > MAX_CUBE:
+        return "%s would take the cube past %d, the largest GNU Backgammon imports" % (
+            what, MAX_CUBE)
     return "cube cap: %s would take the cube past the agreed %d" % (what, rules.cube_cap)
 
 

@@ -158,6 +158,13 @@ class Game:
                 return "shut out: the turn passes unthrown (rule option shut_out_pass)"
         return reason
 
+    def why_not_pass(self, player=None):
+        """Why the player on roll may not pass without a throw (the action "pass", rule
+        option shut_out_pass: bgcore.rare.pass_turn), or None."""
+        from bgcore import rare
+
+        return rare.why_not_pass_turn(self, player)
+
     def _throw_error(self, player):
         if offers.player_error(player):
             return offers.player_error(player)

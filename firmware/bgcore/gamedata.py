@@ -8,8 +8,8 @@ from bgcore.position import Position
 from bgcore.rules import Rules
 from bgcore.turn import Turn
 
-ACTIONS = ("roll", "rethrow", "move", "undo", "double", "take", "drop", "beaver", "raccoon",
-           "resign", "accept_resignation", "reject_resignation", "demand")
+ACTIONS = ("roll", "pass", "rethrow", "move", "undo", "double", "take", "drop", "beaver",
+           "raccoon", "resign", "accept_resignation", "reject_resignation", "demand")
 _ANSWERS = ("accept_resignation", "reject_resignation", "demand")
 
 
@@ -19,7 +19,8 @@ def allowed(game):
     (bgcore.rare, beavers, resign) in every game."""
     out = []
     for a in ACTIONS:
-        if a == "rethrow" and not game.rethrow_open or \
+        if a == "pass" and not game.rules.shut_out_pass or \
+                a == "rethrow" and not game.rethrow_open or \
                 a == "beaver" and not (game.money and game.rules.beavers) or \
                 a == "raccoon" and game.cube.beaver_by is None or \
                 a in _ANSWERS and game.resignation is None:

@@ -39,9 +39,6 @@ def timing_error(game, player=None):
     return None
 
 
-DEAD_CUBE_TOP = 64  # the doubling cube's last face
-
-
 def why_not_double(game, player=None):
     reason = timing_error(game, player)
     if reason:
@@ -56,14 +53,11 @@ def why_not_double(game, player=None):
                "both sides have played two rolls"
     needs = game.needs
     v = game.cube.value
-    if needs and v >= needs[doubler] and (game.rules.dead_cube or v >= DEAD_CUBE_TOP and
-                                          v >= needs[1 - doubler]):
-        # The texts set no limit; a double that changes nothing (a win on the present cube
-        # gives either side the match) stops at the cube's last face, 64: gnubg 1.07
-        # crashes importing a match whose cube runs on into the thousands.
-        return "dead cube: a win on the cube's present %d gives %s the match" % (
-            v, "player %d (rule option dead_cube):" % doubler if game.rules.dead_cube else
-            "either player, and 64 is the cube's last face")
+    if needs and game.rules.dead_cube and v >= needs[doubler]:
+        # The texts set no limit: by default a dead cube may be turned, up to the one cap
+        # on every cube (bgcore.rules.MAX_CUBE).
+        return "dead cube: a win on the cube's present %d gives player %d the match (rule " \
+               "option dead_cube)" % (v, doubler)
     return game.cube.why_not_double(doubler, game.rules)
 
 

@@ -60,7 +60,8 @@ def why_not_rethrow(game, player=None):
 
 
 def apply(game, ev):
-    """A demand, pass, rethrow or void event, live or replayed from a journal."""
+    """A demand, pass, rethrow, void or correct_setup event, live or replayed from a
+    journal."""
     kind = ev["ev"]
     if kind == "demand":
         game.demand(ev["level"], ev["player"])
@@ -71,5 +72,7 @@ def apply(game, ev):
 
         if kind == "rethrow":
             irregular.rethrow(game, ev["dice"], ev["player"])
+        elif kind == "correct_setup":
+            irregular.correct_setup(game, None, ev["player"])
         else:
             irregular.void(game, ev["player"])

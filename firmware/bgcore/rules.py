@@ -18,7 +18,12 @@ _FIELDS = (
 
 _LEAN = ("dead_cube", "shut_out_pass")  # to_dict names these only when they are on
 
-MAX_CUBE = 1 << 15  # the largest cube a gnubg Match ID can hold
+# The one cap on the cube, in money play and matches alike, with or without cube_cap ("There
+# is no limit to the number of times a double may be offered in one game": a file must still
+# load into GNU Backgammon). Measured with gnubg 1.07 importing .mat files bgboard wrote
+# (doubles taken up to each power of two): in a match a cube of 128 imports and 256 crashes
+# it (segmentation fault); a money session imports up to 4096, and 8192 is scored as 4096.
+MAX_CUBE = 128
 
 
 def is_power_of_two(n):
@@ -78,7 +83,7 @@ class Rules:
             )
 
     def cap_allows(self, value):
-        """True when the cube may show `value` under the cube cap (and a Match ID can hold it)."""
+        """True when the cube may show `value` under the cube cap and MAX_CUBE."""
         limit = MAX_CUBE if self.cube_cap is None else min(self.cube_cap, MAX_CUBE)
         return value <= limit
 

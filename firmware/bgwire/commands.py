@@ -22,6 +22,7 @@ COMMANDS = {
     "roll": ("dice", "dice", False),
     "rethrow": ("dice", "dice", True),  # the thrower's dice were cocked: these replace them
     "void": (),  # the opponent voids the play (dice picked up before it was finished)
+    "correct_setup": (),  # the setup was wrong: the opening numbers are played again
     "double": ("member", "str", False),  # member: in a chouette, whose stake
     "take": ("member", "str", False),
     "drop": ("member", "str", False),

@@ -31,6 +31,7 @@ EVENTS = {
     "pass": {"player": "player"},
     "rethrow": {"player": "player", "dice": "dice"},
     "void": {"player": "player"},
+    "correct_setup": {"player": "player"},
     "result": {"winner": "player", "points": "int", "level": "level", "how": "how",
                "score": "score"},
     "match_over": {"score": "score"},

@@ -406,7 +406,7 @@ class App:
         if cmd == "roll":
             dice = args.get("dice")
             board.roll((dice[0], dice[1]) if dice else None)
-        elif cmd in ("demand", "rethrow", "void"):  # seldom used: loaded when asked
+        elif cmd in ("demand", "rethrow", "void", "correct_setup"):  # seldom: loaded when asked
             from board import seldom
 
             seldom.command(board, cmd, args)

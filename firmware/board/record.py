@@ -25,7 +25,7 @@ OVER = "over"        # game over: showing the result until the next setup
 IDLE = "idle"        # match over (or none): waiting for a new one
 
 CUBE = ("double", "take", "drop", "beaver", "raccoon")
-RARE = ("demand", "pass", "rethrow", "void")  # seldom: bgcore.rare
+RARE = ("demand", "pass", "rethrow", "void", "correct_setup")  # seldom: bgcore.rare
 
 
 class Record:

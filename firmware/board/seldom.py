@@ -1,6 +1,7 @@
 """Board actions seldom used, loaded on first use (RAM): resignations (offered, answered, the
 acceptor's demand of a higher forfeit), a take-back by command, irregular throws with
-physical dice (cocked dice thrown again, a play voided by the opponent), the differences
+physical dice (cocked dice thrown again, a play voided by the opponent), a wrong setup
+corrected after the opening throw, the differences
 from the expected position shown (verify). Each action is checked by bgcore, then
 committed as the controller commits any event (board.controller.Controller._commit:
 journaled, then sent); the controller's methods of the same names call these."""
@@ -9,9 +10,11 @@ from board.tracker import Reading
 
 
 def command(board, cmd, args):
-    """The host's `demand`, `rethrow` and `void` commands."""
+    """The host's `demand`, `rethrow`, `void` and `correct_setup` commands."""
     if cmd == "demand":
         demand(board, args["level"])
+    elif cmd == "correct_setup":
+        correct_setup(board)
     else:
         irregular(board, cmd, args.get("dice"))
 
@@ -79,6 +82,21 @@ def irregular(board, kind, dice=None):
     board._follow_turn()
     if kind == "void":
         board._update()  # the checkers moved are shown to go back
+
+
+def correct_setup(board):
+    """A wrong setup found after the opening throw, before the next throw ("either player
+    may require its correction before a subsequent throw of the dice"; a checker on a slot
+    the board cannot see escapes the set-up's check): the opening play is taken back, the
+    board shows where the checkers of the right setup go (verify), and the same player
+    plays the opening numbers again (bgcore.irregular.correct_setup)."""
+    from bgcore import irregular as rules
+
+    game = board._game("correct_setup")
+    board.settle()
+    _refuse(rules.why_not_correct_setup(game))
+    board._commit({"ev": "correct_setup", "player": game.player})
+    board._follow_turn()
 
 
 def _refuse(reason):

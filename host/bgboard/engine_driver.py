@@ -217,7 +217,7 @@ class EngineDriver(Coach, MatchAnalysis):
         if g["dice"]:
             self._guide(st)
             return
-        if "roll" not in allowed:
+        if "roll" not in allowed and "pass" not in allowed:  # pass: shut out, no throw
             return
         # The person's play as it now stands: the engine throws once it has stood `grace`.
         key = (g["position_id"], tuple(tuple(m) for m in g.get("moves", [])))
@@ -247,7 +247,8 @@ class EngineDriver(Coach, MatchAnalysis):
                 self.doubles += 1
                 self.link.command("double")
                 return
-        if self.physical_dice:  # the person throws for it and types the dice (enter_dice)
+        if self.physical_dice and "pass" not in allowed:  # the person throws for it and
+            # types the dice (enter_dice); a shut-out pass needs none
             if self._dice_asked != key:
                 self._dice_asked = key
                 self.say("gnubg's throw: throw the dice for it and enter them (e.g. 5 2)")

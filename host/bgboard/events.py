@@ -18,8 +18,9 @@ list of `Entry` values in the order the players acted:
     drop    player
     wins    player (the winner), points, how ("played", "dropped", "resigned"), level
 
-A `rethrow` (cocked dice) replaces the dice of the roll; a `void` play and its throw leave
-no entry: the files show the game as it counted. Rejected resignations and demands (a higher forfeit the acceptor requires) leave no entry:
+A `rethrow` (cocked dice) replaces the dice of the roll; a `void` play and its throw, and a
+`correct_setup` (the opening numbers played again), leave no entry: the files show the game
+as it counted. Rejected resignations and demands (a higher forfeit the acceptor requires) leave no entry:
 neither .mat nor SGF records them; a demand agreed to ends in a result at its level.
 
 A chouette (`match` event with kind "chouette") is a money session whose games are between
@@ -185,6 +186,8 @@ class GameLog:
                 self._roll = (ev["player"], _high_low(ev["dice"]))
         elif name == "void":  # the play and its throw are void: the same player throws again
             self._roll = None
+        elif name == "correct_setup":  # the opening numbers played again from the setup:
+            pass  # the play made first was never journaled (a play is, once it stands)
         elif name == "pass":  # shut out (rule option shut_out_pass): no dice were thrown;
             self._flush_take()  # the files show dice that cannot play, as gnubg needs a roll
             self.entries.append(_entry("move", ev["player"], dice=PASS_DICE, how="pass"))

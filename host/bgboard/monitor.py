@@ -186,6 +186,8 @@ class View:
                                                                  ev["dice"][1])
         if name == "void":
             return "%s voids the play: %s throws again" % (n[p], n[1 - p])
+        if name == "correct_setup":
+            return "the setup is corrected: %s plays the opening numbers again" % n[p]
         if name == "pass":
             return "%s is shut out: passes without a throw" % n[p]
         if name == "demand":

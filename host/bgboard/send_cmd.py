@@ -63,6 +63,8 @@ for _name, _doc in (
     ("undo", "Take back the last checker moved this turn."),
     ("void", "The opponent voids the play of the roll (the dice were picked up before it was "
              "finished): the checkers go back, the same player throws again."),
+    ("correct_setup", "The setup was wrong: after the opening throw, before the next, the "
+                      "opening play goes back and the same numbers are played again."),
     ("verify", "Compare every slot with the position: prints the missing and extra places."),
     ("state", "Print the board's whole state."),
     ("hello", "Print the board's hello (firmware and protocol versions)."),

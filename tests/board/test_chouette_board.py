@@ -211,7 +211,7 @@ def test_players_join_at_the_bottom_and_leave_between_their_games():
     assert evs(events)[-1] == {"ev": "join", "name": "Eve", "seq": 0}
     assert "two players" in refused(board, events, chouette_session.lineup, board, "join", "Eve")
     board.cube_action("double")
-    assert "every answer first" in refused(board, events, chouette_session.lineup, board,
+    assert "its answers first" in refused(board, events, chouette_session.lineup, board,
                                            "leave", "Cy")
     for _ in NAMES[1:]:
         board.on_buttons(DROP)
@@ -259,7 +259,7 @@ def test_the_captain_leaving_mid_game_pays_the_present_cube_and_hands_on_the_cap
     board, eyes, events = chouette()  # multiple cubes: Ann the box, Bob, Cy, Dee
     box_on_roll(board, eyes)
     board.cube_action("double", "Bob")
-    assert "every answer first" in refused(board, events, chouette_session.lineup, board,
+    assert "its answers first" in refused(board, events, chouette_session.lineup, board,
                                               "leave", "Bob")
     board.cube_action("take", "Bob")
     chouette_session.lineup(board, "leave", "Bob")

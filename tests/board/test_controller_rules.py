@@ -152,6 +152,37 @@ def test_cocked_dice_thrown_again_and_a_play_voided():
     assert board.match.game.play_complete()
 
 
+def test_a_wrong_setup_is_corrected_before_the_next_throw():
+    """"If an error has been made in setup or play, either player may require its
+    correction before a subsequent throw of the dice, but not afterwards." (rules-pc-gammon)
+    The host's correct_setup after the opening play: the checkers go back to the setup (the
+    LEDs show where), the same player plays the opening numbers again; once the opponent
+    throws the setup stands (a power cut: tests/board/test_replay_rules.py)."""
+    from board import seldom
+    from bgcore import Position
+    board, eyes, events = started((3, 1))
+    board.roll()
+    eyes.carry(WHITE, 8, 5)
+    eyes.carry(WHITE, 6, 5)
+    assert board.match.game.play_complete()
+    seldom.command(board, "correct_setup", {})
+    assert events[-1] == {"ev": "correct_setup", "player": WHITE, "seq": 0}
+    game = board.match.game
+    assert game.player == WHITE and game.turn.dice == (3, 1) and not game.turn.moves
+    assert game.position == Position.initial()
+    missing, extra = board.verify()
+    assert sorted(missing) == [(WHITE, 6), (WHITE, 8)] and extra == [(WHITE, 5)]
+    eyes.carry(WHITE, 5, 8)
+    eyes.carry(WHITE, 5, 6)
+    eyes.carry(WHITE, 24, 21)  # a correct play then made
+    eyes.carry(WHITE, 21, 20)
+    board.roll((6, 5))  # black's throw: the setup stands now
+    raises(ValueError, seldom.command, board, "correct_setup", {})
+    assert "the setup stands" in str(raises(ValueError, seldom.correct_setup, board))
+    assert kinds(events)[-2:] == ["play", "roll"]
+    assert events[-2]["moves"] == [[24, 21, False], [21, 20, False]]
+
+
 def test_a_demanded_gammon_agreed_or_refused():
     """"the player accepting the forfeit must decide whether to accept the forfeit as a single
     loss or to require the opponent to forfeit to a gammon. If a forfeit is refused play

@@ -62,3 +62,32 @@ def test_a_rethrow_a_void_and_a_demand_survive_a_power_cut():
     finally:
         rmtree(path)
 
+
+
+def test_a_corrected_setup_survives_a_power_cut():
+    """"either player may require its correction before a subsequent throw of the dice"
+    (rules-pc-gammon): after a power cut the journal's correct_setup leaves the opening
+    player to play the opening numbers again from the setup."""
+    from board import seldom
+    path = tmpdir()
+    try:
+        board, eyes, events, emit = rig((3, 1), journal=Journal(FlashStorage(path)))
+        board.new_match(3)
+        eyes.start()
+        board.roll()
+        eyes.carry(WHITE, 8, 5)
+        eyes.carry(WHITE, 6, 5)
+        seldom.correct_setup(board)
+        before = board.state()
+        board = None
+        eyes.board = None  # the power goes: so does the old board's RAM
+        gc.collect()
+        eyes.board = Controller(SimClock(), Dice((5, 2)), Journal(FlashStorage(path)), None, emit)
+        eyes.board.resume()
+        eyes.board.on_sensed(eyes.sensed)
+        assert eyes.board.state() == before
+        game = eyes.board.match.game
+        assert game.player == WHITE and game.turn.dice == (3, 1) and not game.turn.moves
+        assert eyes.board.verify() == ([(WHITE, 6), (WHITE, 8)], [(WHITE, 5)])
+    finally:
+        rmtree(path)

@@ -234,22 +234,23 @@ def test_a_member_leaving_mid_game_settles_as_a_drop_at_the_present_cube():
     c = Chouette(FIVE)
     g = _box_on_roll(c)
     c.double("Cy")
-    says(refused(c, c.leave, "Dee"), "every answer first")
+    says(refused(c, c.leave, "Cy"), "concerns Cy", "its answers first")
+    says(refused(c, c.leave, "Ann"), "concerns Ann")  # the box answers nothing yet: doubled
+    c.leave("Dee")  # Dee's is centred on 1: the double on Cy's cube does not concern Dee
     c.take("Cy")
     c.leave("Cy")  # Cy's own cube is on 2
-    c.leave("Dee")  # Dee's is centred on 1
     assert c.active == ["Bob", "Eve"] and c.line == FIVE
-    assert c.ledger.game() == [("Cy", "Ann", 2), ("Dee", "Ann", 1)]
+    assert c.ledger.game() == [("Dee", "Ann", 1), ("Cy", "Ann", 2)]
     says(refused(c, c.leave, "Cy"), "not in this chouette")
     says(refused(c, c.leave, "Eve"), "three or more")
     c2 = Chouette.from_dict(c.to_dict())  # a snapshot keeps who is leaving
-    assert c2.leavers == ["Cy", "Dee"] and c2.to_dict() == c.to_dict()
+    assert c2.leavers == ["Dee", "Cy"] and c2.to_dict() == c.to_dict()
     c.roll((3, 1))
     play_out(g)
     g.resign(1, player=1)
     g.accept_resignation()
     assert c.end_game() == ["Ann", "Eve", "Bob"]  # the leavers are gone after the rotation
-    assert c.ledger.game() == [("Cy", "Ann", 2), ("Dee", "Ann", 1), ("Bob", "Ann", 1),
+    assert c.ledger.game() == [("Dee", "Ann", 1), ("Cy", "Ann", 2), ("Bob", "Ann", 1),
                                ("Eve", "Ann", 1)]
     assert "leavers" not in c.to_dict()
 
@@ -280,6 +281,85 @@ def test_the_captain_or_the_box_leaving_mid_game():
     assert g.is_over() and g.result.winner == 0
     assert c.ledger.game()[-1] == ("Eve", "Ann", 2)
     assert c.end_game() == ["Ann", "Cy", "Dee", "Bob"]  # Bob dropped the captaincy
+
+
+def test_the_captain_alone_doubles_for_the_team_in_a_single_cube_chouette():
+    """"The captain rolls the dice and makes the plays for the team."
+    (rules-cube-match-chouette) With a single cube the captain doubles for the team and the
+    box for itself: a made-up name, a number or another member is refused, nothing
+    changes."""
+    c = Chouette(NAMES, multiple_cubes=False)
+    _team_on_roll(c)
+    for who in ("Cy", "Zed", 3, "box"):
+        says(refused(c, c.double, who), "the captain (Bob) doubles for the team")
+    assert isinstance(refused(c, c.double, "Dee"), ValueError)
+    c.double("Bob")
+    assert c.pending() == ["box"]
+    c.take()
+    c.roll((2, 1))
+    play_out(c.game)
+    for who in ("Bob", "Ann", 7):  # the box on roll: the box doubles, by that name or None
+        says(refused(c, c.double, who), "the box is on roll")
+    c.double("box")
+    assert sorted(c.pending()) == ["Bob", "Cy", "Dee"]
+
+
+def test_members_a_double_does_not_concern_leave_or_join_while_it_is_on_offer():
+    """"Players can leave or join a chouette at any time." (rules-cube-match-chouette) While
+    the captain's double waits for the box's answer, a member who made no double and
+    answers none leaves as a drop of the present cube; a player joins at the bottom. Those
+    the double concerns (the box, the captain) wait for its answer."""
+    c = Chouette(FIVE, multiple_cubes=False)
+    g = _team_on_roll(c)
+    c.double("Bob")
+    says(refused(c, c.leave, "Bob"), "concerns Bob")
+    says(refused(c, c.leave, "Ann"), "concerns Ann")
+    c.leave("Dee")
+    c.join("Gus")
+    assert c.active == ["Bob", "Cy", "Eve"] and c.pending() == ["box"]
+    assert c.ledger.game() == [("Dee", "Ann", 1)]
+    c.take()
+    assert g.cube.value == 2
+    g.resign(1, player=0)  # the box resigns: Bob, Cy and Eve win 2 each
+    g.accept_resignation()
+    assert c.end_game() == ["Bob", "Cy", "Eve", "Ann", "Gus"]
+    assert c.ledger.game()[1:] == [("Ann", "Bob", 2), ("Ann", "Cy", 2), ("Ann", "Eve", 2)]
+    # The box doubled: it concerns every member still in, an answered one too, until
+    # all have answered.
+    c = Chouette(FIVE, multiple_cubes=False)
+    g = _box_on_roll(c)
+    c.double()
+    says(refused(c, c.leave, "Cy"), "concerns Cy")
+    c.take("Bob")
+    says(refused(c, c.leave, "Bob"), "concerns Bob")  # answered: the others still to come
+
+
+def test_the_box_partner_leaves_mid_game_and_concedes_its_half():
+    """"Players can leave or join a chouette at any time." (rules-cube-match-chouette) The
+    box's partner who leaves during a game concedes its half at once, as a drop of the
+    present cube: it pays each member still in half that member's cube; the box plays on
+    for its own half alone."""
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    c = Chouette(names, partner_from=6)
+    c.take_partner("Fay")
+    g = _box_on_roll(c)
+    c.double("Cy")
+    says(refused(c, c.leave, "Fay"), "concerns Fay")  # the box's side: the answer first
+    c.take("Cy")
+    c.leave("Fay")
+    assert c.ledger.game() == [("Fay", "Bob", 0.5), ("Fay", "Cy", 1), ("Fay", "Dee", 0.5),
+                               ("Fay", "Eve", 0.5)]
+    c2 = Chouette.from_dict(c.to_dict())  # a snapshot keeps that the partner is out
+    assert c2.partner_out and c2.to_dict() == c.to_dict()
+    c.roll((3, 1))
+    play_out(g)
+    g.resign(1, player=1)  # the team resigns: the box alone collects its half
+    g.accept_resignation()
+    assert c.end_game() == ["Ann", "Cy", "Dee", "Eve", "Bob"]
+    assert c.ledger.game()[4:] == [("Bob", "Ann", 0.5), ("Cy", "Ann", 1), ("Dee", "Ann", 0.5),
+                                   ("Eve", "Ann", 0.5)]
+    assert c.ledger.balance("Fay") == -2.5 and c.ledger.balance("Ann") == 2.5
+    assert "partner_out" not in c.to_dict() and not c.partner_out
 
 
 def test_the_box_partner_leaving_before_the_game_is_no_partner():

@@ -93,15 +93,24 @@ def test_take_or_drop_with_no_double_offered_is_refused():
     says(e, "taken or dropped")
 
 
-def test_the_cube_goes_past_64_with_no_limit():
+def test_the_cube_goes_past_64_up_to_the_one_cap_gnubg_imports():
+    """"There is no limit to the number of times a double may be offered in one game."
+    (rules-cube-match-chouette) Past the cube's last face, 64, money play goes on up to the
+    one cap on every cube, the largest GNU Backgammon imports (bgcore.rules.MAX_CUBE, 128:
+    measured with gnubg 1.07), the same in a match (tests/core/test_match.py)."""
+    from bgcore.rules import MAX_CUBE
+    assert MAX_CUBE == 128
     g = _second_turn()
     # Each double: the side on roll doubles, the other takes, both play a roll.
-    for expected in (2, 4, 8, 16, 32, 64, 128, 256):
+    for expected in (2, 4, 8, 16, 32, 64, 128):
         g.double()
         g.take()
         assert g.cube.value == expected
         roll_and_play(g, (2, 1))
-    assert g.cube.value == 256
+    says(refused(g, g.double), "past 128", "the largest GNU Backgammon imports")
+    g2 = _second_turn(Rules(cube_cap=1024))  # an agreed cap above it: the one cap still holds
+    g2.cube.value, g2.cube.owner = 128, g2.on_roll
+    says(refused(g2, g2.double), "past 128")
 
 
 def test_a_cube_cap_stops_doubling():

@@ -280,13 +280,29 @@ def test_a_shut_out_player_passes_without_rolling_with_the_option():
     says(refused(g, g.roll, (6, 6)), "shut out", "passes unthrown")
     g.double()  # he keeps the right to double
     g.take()
-    assert g.allowed() == ["resign"]
+    assert g.allowed() == ["pass", "resign"]
     rare.pass_turn(g, player=1)
     assert g.on_roll == 0 and g.player == 0 and g.turn is None and g.rolls == [1, 0]
     assert g.position.opponent[25] == 1  # still on the bar
     says(refused(g, rare.pass_turn, g), "only a shut-out player")
     roll_and_play(g, (2, 1))  # player 0 throws next
     assert g.on_roll == 1
+
+
+def test_allowed_names_the_shut_out_pass_for_a_host_to_find():
+    """"Though he does not roll the dice, since he cannot make a checker play, he still has
+    the right to double." (rules-cube-match-chouette) With rule option shut_out_pass a host
+    learns from allowed() that the player on roll passes (and may double) instead of
+    throwing; without the option, or when not shut out, no pass is listed."""
+    g = _shut_out(Rules(shut_out_pass=True))
+    assert g.allowed() == ["pass", "undo", "double", "resign"]  # undo: the last play
+    assert g.can("pass") and g.can("pass", 1) and not g.can("pass", 0)
+    assert "players throw in turn" in g.why_not_pass(0)
+    assert "pass" not in _shut_out(Rules()).allowed()
+    g = Game(Rules(shut_out_pass=True))
+    start(g, 0)
+    play_out(g)
+    assert "pass" not in g.allowed() and "only a shut-out player" in g.why_not_pass()
 
 
 def test_without_the_option_the_shut_out_player_throws_and_loses_the_turn():
@@ -298,6 +314,51 @@ def test_without_the_option_the_shut_out_player_throws_and_loses_the_turn():
     says(refused(g, rare.pass_turn, g), "rule option shut_out_pass is off")
     turn = g.roll((6, 5))
     assert not turn.required and turn.can_end() and g.on_roll == 0
+
+
+WRONG_SETUP = {6: 4, 7: 1, 8: 3, 13: 5, 24: 2}  # one checker on the 7 point, not the 6
+
+
+def test_a_wrong_setup_is_corrected_before_a_subsequent_throw():
+    """"If an error has been made in setup or play, either player may require its
+    correction before a subsequent throw of the dice, but not afterwards. Any man
+    incorrectly played must be restored to its previous position, and a correct play then
+    made." (rules-pc-gammon) A setup found wrong after the opening throw: the checkers are
+    set up right and the opening numbers played again from there, by the same player."""
+    from bgcore import irregular
+    usual = {6: 5, 8: 3, 13: 5, 24: 2}
+    for first in (0, 1):
+        g = Game(position=board(WRONG_SETUP, usual))
+        says(refused(g, irregular.correct_setup, g), "before the opening throw")
+        start(g, first, (3, 1))
+        g.move(8, 5)
+        g.move(6, 5)
+        assert g.play_complete()
+        for bad in (2, True):
+            says(refused(g, irregular.correct_setup, g, None, bad), "players are 0 and 1")
+        says(refused(g, irregular.correct_setup, g, "6/4"), "a setup is a Position")
+        turn = irregular.correct_setup(g, None, 1 - first)  # either player requires it
+        assert g.player == first and turn.dice == (3, 1) and not turn.moves
+        assert g.position == Position.initial() and g.start == Position.initial()
+        play_out(g)
+        g.roll((2, 1))  # the subsequent throw: the setup stands now
+        says(refused(g, irregular.correct_setup, g), "the setup stands")
+        assert g.rolls[first] == 1 and g.rolls[1 - first] == 1
+    # Not while a resignation waits, nor once the opponent has doubled (the play stands)
+    g = Game(position=board(WRONG_SETUP, usual))
+    start(g, 0, (3, 1))
+    play_out(g)
+    g.resign(1, player=0)
+    says(refused(g, irregular.correct_setup, g), "resignation is on offer")
+    g.reject_resignation()
+    g.double()
+    says(refused(g, irregular.correct_setup, g), "the setup stands")
+    # Given in a journal's event, as the board replays it
+    from bgcore import rare
+    g = Game(position=board(WRONG_SETUP, usual))
+    start(g, 1, (4, 2))
+    rare.apply(g, {"ev": "correct_setup", "player": 1})
+    assert g.position == Position.initial() and g.turn.dice == (4, 2)
 
 
 def test_cocked_dice_are_thrown_again():
@@ -396,6 +457,9 @@ def _act(g, action, rng):
         dst = rng.choice(turn.destinations(src))
         way = rng.choice(turn.paths(src, dst))
         g.move(src, dst, [s.dst for s in way[:-1] if s.hit])
+    elif action == "pass":
+        from bgcore import rare
+        rare.pass_turn(g)
     elif action == "resign":
         g.resign(rng.randint(1, 3))
     elif action == "demand":
@@ -416,7 +480,7 @@ def test_allowed_names_every_action_the_rules_allow_and_no_other():
         random.seed(5)
         rng = random
     for rules in (Rules(), Rules(jacoby=True, beavers=True, raccoons=True,
-                                 opening_rethrow=True)):
+                                 opening_rethrow=True, shut_out_pass=True)):
         for _ in range(8):
             g = Game(rules)
             steps = 0

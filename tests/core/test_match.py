@@ -122,9 +122,9 @@ def test_a_dead_cube_may_be_turned_by_default():
     """"There is no limit to the number of times a double may be offered in one game." In
     matches only Crawford (and the Holland option) restrain the cube: at 8-4 in 9 the leader,
     whom any win gives the match, may still double, and the trailer redouble, also once a
-    win gives either side the match. Such doubles, which change nothing, stop at the cube's
-    last face ("marked with the numerals 2, 4, 8, 16, 32, and 64"): gnubg 1.07 crashes
-    importing a match whose cube runs on into the thousands."""
+    win gives either side the match. Such doubles, which change nothing, stop where money
+    play's stop, at the one cap on every cube: the largest GNU Backgammon imports
+    (bgcore.rules.MAX_CUBE, 128; a match's cube of 256 crashes gnubg 1.07's import)."""
     m = Match(9, score=(8, 4))
     g = m.game
     start(g, 1)
@@ -141,18 +141,18 @@ def test_a_dead_cube_may_be_turned_by_default():
     g.double()  # 4 gives the leader the match, not the trailer
     g.take()
     dice = 4
-    while g.cube.value < 64:  # 8 gives either side the match: on to 64
+    while g.cube.value < 128:  # 8 gives either side the match: on past 64, to 128
         roll_and_play(g, (dice, 1))
         g.double()
         g.take()
         dice = dice % 6 + 1
-    assert g.cube.value == 64
+    assert g.cube.value == 128
     roll_and_play(g, (dice, 1))
     e = refused(m, g.double)
-    says(e, "dead cube", "present 64", "last face")
-    g.resign(1, player=1)
+    says(e, "past 128", "the largest GNU Backgammon imports")
+    g.resign(1, player=g.on_roll)
     g.accept_resignation()
-    assert m.score == [72, 4] and m.is_over()
+    assert m.is_over() and m.score == [136, 4]
 
 
 def test_the_dead_cube_option_refuses_what_gnubg_refuses():

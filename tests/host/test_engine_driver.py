@@ -72,6 +72,21 @@ def test_two_throws_from_the_same_position_each_wait_their_time(engine):
     assert waiting.link.sent == []  # a person's play stands a while before the engine throws
 
 
+def test_the_engine_shut_out_passes_when_the_state_allows_the_pass(engine):
+    """"Though he does not roll the dice, since he cannot make a checker play, he still has
+    the right to double." (rules-cube-match-chouette; rule option shut_out_pass) The board's
+    state names `pass`, not `roll`: the engine passes (the board's `roll` journals the pass),
+    with physical dice too, without asking the person to throw for it."""
+    for physical in (False, True):
+        link = ScriptedLink([state(1, ["pass"])])
+        said = []
+        driver = EngineDriver(engine, 1, link, say=said.append, grace=0.0,
+                              physical_dice=physical)
+        driver._next = 0.0
+        driver.step()
+        assert link.sent == ["roll"] and link.args == [{}] and said == []
+
+
 class GuideLink(ScriptedLink):
     """... and answers `guide` as a board does for the roll being played (white's)."""
 

@@ -346,3 +346,48 @@ def test_demanded_forfeits_import_at_the_level_agreed(tmp_path):
         assert not troubles(text), (key, troubles(text))
         assert final_score(text) == (len(m.games), score), key
     print("demands seen: %s" % sorted(seen))
+
+
+def _doubled_to_the_cap(length, seed):
+    # A game whose players double and take at every chance: the cube runs to the cap.
+    import random
+    from eventgen import Odds, play_match
+    from bgcore import Rules
+    odds = Odds(double=1.0, take=1.0, beaver=0.0, raccoon=0.0, resign=0.0,
+                resign_after_roll=0.0, accept=1.0)
+    events, match = play_match(random.Random(seed), length, Rules(), odds=odds, games=1,
+                               score=(8, 4) if length else None)
+    (m,) = build_matches(events)
+    return events, match, mat_text(m)
+
+
+def test_the_one_cube_cap_is_the_largest_gnubg_imports(tmp_path, monkeypatch):
+    """"There is no limit to the number of times a double may be offered in one game." A file
+    must still load into gnubg: bgcore's one cap on every cube (bgcore.rules.MAX_CUBE) is the
+    largest cube gnubg 1.07 imports. A match and a money session doubled to it import with
+    the journal's score; a match doubled once more (the cap lifted) crashes gnubg's import."""
+    from bgcore import rules
+    top = rules.MAX_CUBE
+    jobs, want = [], {}
+    for length in (9, 0):
+        events, match, text = _doubled_to_the_cap(length, 5)
+        assert max(e.get("cube", 0) for e in events) == top
+        path = tmp_path / ("cap%d.mat" % length)
+        path.write_text(text)
+        jobs.append((length, (["set jacoby off"] if not length else []) +
+                     ["import mat %s" % path, "show score"]))
+        want[length] = match.score
+    outputs = run_gnubg(str(tmp_path), jobs)
+    for length, _ in jobs:
+        assert not troubles(outputs[length]), outputs[length][-800:]
+        assert final_score(outputs[length])[1] == want[length], length
+    monkeypatch.setattr(rules, "MAX_CUBE", top * 2)
+    events, match, text = _doubled_to_the_cap(9, 5)
+    assert max(e.get("cube", 0) for e in events) == top * 2
+    path = tmp_path / "past.mat"
+    path.write_text(text)
+    out = subprocess.run([GNUBG, "-t", "-q", "-r", "-c", "/dev/stdin"],
+                         input="import mat %s\nshow score\n" % path, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, timeout=300,
+                         env=dict(os.environ, HOME=str(tmp_path)))
+    assert out.returncode != 0 and not SCORE.search(out.stdout), out.stdout[-800:]

@@ -2,9 +2,9 @@
 # games played by clumsy simulated hands over noisy sensors. Every play the board commits must
 # equal what the hands did; no crash, no MemoryError.
 #
-# The heap is 160K (Makefile), with the simulated sensors, hands and players in it besides the
-# firmware, and code taking about twice the RAM on this 64-bit port that it takes on the
-# 32-bit RP2040. What limits it is the start: a heap fragmented by the imports, where the
+# The heap is the Makefile's APP_HEAP, with the simulated sensors, hands and players in it
+# besides the firmware, and code taking about twice the RAM on this 64-bit port that it takes
+# on the 32-bit RP2040. What limits it is the start: a heap fragmented by the imports, where the
 # sensing tables must find room (tests/bench/mem_report.py shows where the bytes go).
 import gc
 

@@ -1,4 +1,4 @@
-# A damaged line in whole matches (the unix port at 160K, Makefile): clumsy simulated hands
+# A damaged line in whole matches (the unix port at APP_HEAP, Makefile): clumsy simulated hands
 # play 3-point matches; then one bit of an event in a game that is not the last flips. The
 # board powered up again resumes exactly where the match stood (the damage costs the events
 # up to the next game's restart point, not the games after it) under a new journal id, and

@@ -1,4 +1,4 @@
-# Faults in whole matches on MicroPython's unix port with a Pico's heap (160K, Makefile):
+# Faults in whole matches on MicroPython's unix port with a Pico's heap (APP_HEAP, Makefile):
 # clumsy simulated hands play while the flash fails writes at random. The board must never
 # be ahead of its journal: each refused action is done again by the players, every play
 # committed is the hands' play, and each event the host is told is the one on flash.
