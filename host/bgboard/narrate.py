@@ -9,7 +9,10 @@ Points are named in White's numbering, the numbers written on the board's frame 
 draws them, `bgboard play` takes and shows them).
 """
 
+import re
+
 from bgboard.leds import led_places, role
+from bgboard.matfile import DEFAULT_NAMES
 
 # the live board line's tracker states (docs/protocol.md)
 STEADY, LIFTED, HIT_WAIT, ILLEGAL, RESTORE = range(5)
@@ -42,7 +45,7 @@ def tracker_words(state, roles):
         back = roles.get("origin")
         text = "not a legal place: the checker on %s must go back to %s" % (
             _places(wrong), _places(back) if back else "where it came from")
-        return text + " (or on to a point lit green)"
+        return text
     if state == RESTORE:
         parts = []
         if roles.get("missing"):
@@ -66,7 +69,8 @@ class Narrator:
     returns the sentences that line calls for (a tracker state is said once the LED frame
     shows its places: the board line and the leds line come in either order)."""
 
-    def __init__(self, places=None):
+    def __init__(self, places=None, names=DEFAULT_NAMES):
+        self.names = names
         self.places = places or led_places()
         self.state = STEADY
         self.roles = {}
@@ -75,13 +79,17 @@ class Narrator:
     def live(self, msg):
         kind = msg.get("live")
         if kind == "refused":
-            return ["refused: %s" % msg.get("reason", "?")]
+            reason = re.sub(r"\bplayer ([01])\b", lambda m: self.names[int(m.group(1))],
+                            str(msg.get("reason", "?")))
+            return ["refused: %s" % reason]
         if kind == "board":
             self.state = msg.get("state")
             if self.state not in NEEDS:
                 self.said = None
-        elif kind == "leds":
-            self.roles = lit_by_role(msg.get("lit") or {}, self.places)
+        elif kind == "leds":  # the places lit (not the dice: red dice are a refusal's sign)
+            lit = lit_by_role(msg.get("lit") or {}, self.places)
+            self.roles = {r: [n for n in names if not n.startswith("die ")]
+                          for r, names in lit.items()}
         else:
             return []
         if not any(self.roles.get(r) for r in NEEDS.get(self.state, ())):
