@@ -105,7 +105,7 @@ def test_the_move_list_and_the_play_being_made_in_mat_notation():
     games = model.games()
     assert games == [{"number": 1, "names": ["White", "Black"], "score": [0, 0],
                       "rows": [[1, None, "53: 8/3 6/3"]]}]
-    assert model.pending() == "White 64: 24/18"
+    assert model.pending() == "White 64: 24/18 (White's numbering)"
     snap = model.snapshot()
-    assert snap["games"] == games and snap["pending"] == "White 64: 24/18"
+    assert snap["games"] == games and snap["pending"] == "White 64: 24/18 (White's numbering)"
     assert snap["svg"].startswith("<svg")

@@ -31,12 +31,16 @@ def test_the_tie_and_the_boards_requests_are_said_on_the_page(default_seed_board
     page = new_page()
     page.goto(view.url)
     page.wait_for_selector("#controls:not([hidden])")
+    # the move list's numbering is said (the board is labelled in White's)
+    assert "Black's point q is the board's 25 \u2212 q" in page.inner_text("#numbering")
     page.fill("#length", "3")
     page.click("#new-match")
     page.locator("svg text.match", has_text="set up the checkers").wait_for()
     page.click("#arrange")
     page.locator("svg text.match", has_text="opening throw").wait_for()
     assert not page.query_selector("#board rect.die")  # nothing thrown yet
+    # nor a placeholder: the board's LED dice are drawn only while lit
+    assert page.locator("#board rect.led-die").count() == 0
 
     # Roll: a 1-1 tie. The board looks the same as before; the page says why.
     page.click('button[data-button="roll"]')
@@ -48,6 +52,9 @@ def test_the_tie_and_the_boards_requests_are_said_on_the_page(default_seed_board
     page.click('button[data-button="roll"]')
     wait_note(page, "opening throw: White 6, Black 4")
     page.locator("svg text.status", has_text="White to play 6-4").wait_for()
+    page.wait_for_selector('#board circle.led[data-role="dice"]')
+    assert page.locator("#board rect.led-die").count() == 2
+    assert page.locator("#board circle.led[data-role=\"dice\"]").count() == 10  # 6 + 4 pips
 
     # Black (not on roll) lifts a checker from its 6 point (the board's 19): put it back.
     page.click('#board .hit[data-point="19"]')

@@ -507,13 +507,13 @@ def board_svg(scene, places=None):
                      c["text"], "die", data_side=side)
     _cube(out, scene)
 
-    # the LED dice (the board's own dice display), on the left of the board
-    for d in range(2):
+    # the LED dice (the board's own dice display), on the left of the board: drawn while
+    # lit only (dark pips in all seven places read as a placeholder throw of 6-6)
+    lit_dice = sorted(set(where[1] for where, _rgb in leds.values() if where[0] == "die"))
+    for d in lit_dice:
         cx = X_L + 3 * PW + (d * 2 - 1) * 32
         out.append(_el("rect", class_="led-die", x=cx - 22, y=Y_MID - 22, width=44, height=44,
-                       rx=7, fill="#111", stroke="#555", stroke_width=1.5))
-        for name, (dx, dy) in PIPS.items():
-            out.append(_el("circle", cx=cx + dx * 12, cy=Y_MID + dy * 12, r=4, fill="#333"))
+                       rx=7, fill="#111", stroke="#555", stroke_width=1.5, data_die=d))
     for i, (where, rgb) in leds.items():
         kind, a, k = where
         if kind == "die":

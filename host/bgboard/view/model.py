@@ -197,7 +197,8 @@ class BoardModel:
         steps = [(m[0], m[1], bool(m[2])) for m in moves if isinstance(m, list) and len(m) == 3]
         entry = Entry("move", view.on_roll, tuple(view.dice), tuple(steps), None, None, None,
                       None)
-        return "%s %s" % (self.names[view.on_roll], action_text(entry))
+        return "%s %s (%s's numbering)" % (self.names[view.on_roll], action_text(entry),
+                                            self.names[view.on_roll])
 
     def snapshot(self):
         self.rev += 1
