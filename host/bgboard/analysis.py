@@ -335,6 +335,12 @@ def _play_words(board, dice, move):
     return " ".join("%d/%d" % s for s in steps)
 
 
+def _steps(move):
+    """gnubg's (from, to) checker steps of a play, in the mover's numbering (25 the bar, 0
+    off); none for a roll with no play."""
+    return [[int(a), int(b)] for a, b in move or () if int(a) >= 1]
+
+
 def plays_of(done, names):
     """Every analysed checker play: dicts with game, move (the .mat's line number), player
     (0 left column, 1 right), dice, play, best, lost, skill, position_id, and the cube and
@@ -359,6 +365,7 @@ def plays_of(done, names):
                         "name": names[who], "dice": list(r.get("dice", ())),
                         "play": _play_words(r["board"], r["dice"], r.get("move")),
                         "best": _play_words(r["board"], r["dice"], r.get("best")),
+                        "play_steps": _steps(r.get("move")), "best_steps": _steps(r.get("best")),
                         "lost": round(lost, 6), "skill": r.get("skill", ""),
                         "position_id": r["board"], "cube": cube, "cube_owner": owner,
                         "score": list(score), "length": length})
@@ -401,7 +408,9 @@ def _picture(w, names):
     scene = scene_from_ids(w["position_id"], view_of=who, names=names, on_roll=who,
                            dice=tuple(w["dice"]), cube=w["cube"], cube_owner=w["cube_owner"],
                            score=w["score"], length=w["length"] or None,
-                           status="%s to play %d-%d" % (names[who], w["dice"][0], w["dice"][1]))
+                           status="%s to play %d-%d" % (names[who], w["dice"][0], w["dice"][1]),
+                           arrows=[("made", who, a, b) for a, b in w.get("play_steps", ())] +
+                           [("best", who, a, b) for a, b in w.get("best_steps", ())])
     svg = board_svg(scene)
     return svg.replace('class="bgboard"', 'class="bgboard position" data-position-id="%s"'
                        % html.escape(w["position_id"]), 1)
@@ -483,7 +492,8 @@ def html_page(summary):
         for w in p["worst"]:
             out.append('<div class="worst" data-game="%d" data-move="%d">' % (w["game"],
                                                                             w["move"]))
-            out.append("<p>Game %d, move %d: %d-%d played <b>%s</b>; gnubg plays <b>%s</b>."
+            out.append("<p>Game %d, move %d: %d-%d played <b>%s</b> (red arrows); gnubg "
+                       "plays <b>%s</b> (green, dashed)."
                        ' <span class="lost">%.3f lost</span>%s</p>' % (
                            w["game"], w["move"], w["dice"][0], w["dice"][1], e(w["play"]),
                            e(w["best"]), w["lost"],

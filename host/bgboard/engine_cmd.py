@@ -285,7 +285,11 @@ def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_
     started = []
 
     def coach(link, note, changed):
-        d = EngineDriver(eng, side, link, say=note, grace=grace, coach=True,
+        def tell(text):  # on the page and in the terminal, as without --view
+            note(text)
+            say(text)
+
+        d = EngineDriver(eng, side, link, say=tell, grace=grace, coach=True,
                          hint_level=hint_level, flash_blunders=flash_blunders,
                          on_coach=changed, analysis_dir=folder, names=names,
                          physical_dice=physical_dice)
@@ -300,6 +304,7 @@ def _with_view(eng, side, port, grace, length, hint_level, flash_blunders, http_
         return d
 
     stop_on_sigterm()
+    say("gnubg (%s) plays %s; Ctrl-C stops" % (eng.level, ("white", "black")[side]))
     try:
         serve(path, http_port=http_port, names=names, coach=coach, analysis_dir=folder,
               on_ready=lambda url: click.echo("view: %s" % url))

@@ -94,7 +94,10 @@ def cut(record):
 
 
 def plays(game):
-    return sum(1 for r in game["game"] if r.get("action") in ("move", "double", "take", "drop"))
+    """Checker plays: rolls on which a checker moved (as the board's journal and the
+    autoplay count them), not the rolls with no legal play nor the cube's actions."""
+    return sum(1 for r in game["game"] if r.get("action") == "move"
+               and any(step and step[0] >= 0 for step in r.get("move") or ()))
 
 
 def rolls(game):

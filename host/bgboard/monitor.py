@@ -166,7 +166,9 @@ class View:
         if name == "opening":
             d0, d1 = ev["dice"]
             text = "opening throw: %s %d, %s %d" % (n[0], d0, n[1], d1)
-            return text + (" (a tie: again)" if d0 == d1 else "")
+            if d0 == d1 and ev.get("cube"):  # automatic doubles (a money session's option)
+                return text + " (a tie: the cube turns to %d; both throw again)" % ev["cube"]
+            return text + (" (a tie: both throw again)" if d0 == d1 else "")
         if name == "roll":
             return "%s rolls %d-%d" % (n[p], ev["dice"][0], ev["dice"][1])
         if name == "play":

@@ -1,8 +1,13 @@
 """`bgboard play`: a person at the terminal plays on the virtual board: lifts and places
 checkers by hand (the simulated hands of the `sim` lines, docs/protocol.md), presses the
-board's buttons, and sees the checkers on the table and the LEDs the board lights."""
+board's buttons, and sees the checkers on the table, the dice, whose turn it is, the LEDs
+the board lights and, in words, what the board did by itself or refused (bgboard.narrate).
 
-import json
+One numbering throughout, typed and shown: White's, the numbers on the board's frame (the
+browser view draws them); Black's point q is the frame's 25 - q. The sim lines and the
+firmware's words use each side's own numbering: this module turns them."""
+
+import re
 import shlex
 import time
 
@@ -10,16 +15,39 @@ import click
 
 from bgboard.cli_common import LinkFailure, connect, open_link, port_option
 from bgboard.leds import led_places, role
+from bgboard.monitor import View
+from bgboard.narrate import Narrator
 
 HELP = """\
+Points are in White's numbering (the numbers on the board's frame) for both sides.
 lift P [w|b]      take a checker from point P (1..24; bar, off); side: the player on roll
 place P [w|b]     put the checker in hand on P
 move P Q [w|b]    lift from P and place on Q (a chain of dice is one move)
 roll | double | take | drop | verify | menu    press that button
 new money | new match N                        start a session on the board
+arrange           move the checkers where the board expects them (setting up, restoring)
 show | help | quit"""
 
 PLACES = {"bar": 25, "off": 0, "tray": 0}
+SIDES = ("white", "black")
+
+
+def own(side, point):
+    """A side's own number of the frame's point (bar 25 and off 0 are each side's own)."""
+    return point if side == 0 or point in (0, 25) else 25 - point
+
+
+def sim_words(error):
+    """The virtual board's refusal in White's numbering."""
+    m = re.match(r"no checker of side (\d) on (\d+) to lift$", error)
+    if m:
+        side, at = int(m.group(1)), int(m.group(2))
+        place = {0: "off", 25: "the bar"}.get(at, "point %d" % own(side, at))
+        return "no %s checker on %s to lift" % (SIDES[side], place)
+    m = re.match(r"side (\d) has no checker in hand$", error)
+    if m:
+        return "no %s checker in hand" % SIDES[int(m.group(1))]
+    return error
 
 
 def describe_leds(lit, places):
@@ -36,13 +64,38 @@ def describe_leds(lit, places):
 
 
 def describe_table(table, hand):
+    """Each side's checkers (the virtual board's table: each side's own numbering) on the
+    frame's points, White's numbering."""
     out = []
-    for side, colour in ((0, "white"), (1, "black")):
+    for side, colour in enumerate(SIDES):
         counts = table[side]
-        points = " ".join("%d:%d" % (p, counts[p]) for p in range(24, 0, -1) if counts[p])
-        out.append("%s (own numbering) %s | bar %d | off %d | in hand %d"
+        points = " ".join("%d:%d" % (p, counts[own(side, p)]) for p in range(24, 0, -1)
+                          if counts[own(side, p)])
+        out.append("%s %s | bar %d | off %d | in hand %d"
                    % (colour, points or "-", counts[25], counts[0], hand[side]))
     return "\n".join(out)
+
+
+def describe_turn(state, names=("White", "Black")):
+    """Whose turn it is and the dice, from a `state` reply."""
+    from bgcore.matchid import decode
+
+    from bgboard.view.drawing import status_words
+
+    game = state.get("game") or {}
+    fields = None
+    if game.get("match_id"):
+        try:
+            fields = decode(game["match_id"])
+        except ValueError:
+            fields = None
+    words = status_words(fields, names, state.get("phase")) or "no game"
+    dice = game.get("dice")
+    if dice and "%d-%d" % tuple(dice[:2]) not in words:
+        words += "; dice %d-%d" % tuple(dice[:2])
+    elif not dice and state.get("phase") == "playing":
+        words += "; no dice thrown"
+    return words
 
 
 def parse(words, on_roll):
@@ -68,6 +121,7 @@ def parse(words, on_roll):
     points = [PLACES[a] if a in PLACES else int(a) if a.isdigit() else -1 for a in args]
     if not all(0 <= p <= 25 for p in points):
         raise ValueError("points are 1..24, bar or off")
+    points = [own(side, p) for p in points]
     if verb == "move":
         return [{"sim": "lift", "side": side, "at": points[0]},
                 {"sim": "place", "side": side, "at": points[1]}]
@@ -78,8 +132,8 @@ def parse(words, on_roll):
 @port_option
 def play(port):
     """Play on the virtual board (`bgboard sim`) from the terminal: move checkers by hand,
-    press the buttons, see the LEDs. Points are in the moving side's own numbering, as in
-    a .mat file. Type help for the commands."""
+    press the buttons, see the dice and the LEDs. Points are in White's numbering (the
+    numbers on the board's frame) for both sides. Type help for the commands."""
     play_on(port)
 
 
@@ -87,13 +141,17 @@ def play_on(port):
     """The terminal session of `bgboard play` on `port` (None: auto-detect)."""
     places = led_places()
     seen = {}
+    said = []  # what the board did or asks for, in words: printed after each command
+    narrator = Narrator(places)
+    view = View()
 
     def on_live(msg):
         seen[msg.get("live")] = msg
+        said.extend(narrator.live(msg))
 
     def on_event(ev):
-        click.echo("  event %d: %s" % (ev["seq"], json.dumps(
-            {k: v for k, v in ev.items() if k not in ("seq",)})))
+        view.apply(ev)
+        said.append("event %d: %s" % (ev["seq"], view.describe(ev)))
 
     link = open_link(port, on_live=on_live, on_event=on_event, sync=True)
     connect(link)
@@ -102,9 +160,11 @@ def play_on(port):
         link.poll(1.0)
         if "sim" not in seen:
             raise LinkFailure("%s is not a virtual board (no answer to a sim line)" % link.name)
+        del said[:]  # the journal's history, caught up on connecting: not news
         click.echo(HELP)
         while True:
-            on_roll = (link.command("state").get("game") or {}).get("player") or 0
+            state = link.command("state")
+            on_roll = (state.get("game") or {}).get("player") or 0
             try:
                 words = shlex.split(input("bgboard> "))
             except EOFError:
@@ -116,28 +176,53 @@ def play_on(port):
             if words[0] == "help":
                 click.echo(HELP)
                 continue
-            if words[0] != "show":
+            if words[0] == "arrange":
+                lines = _arrangement(state, seen.get("sim", {}))
+                if lines is None:
+                    click.echo("  no game on the board yet: start one (new match N)")
+                    continue
+            elif words[0] != "show":
                 try:
                     lines = parse(words, on_roll)
                 except (ValueError, IndexError) as e:
                     click.echo("  %s" % e)
                     continue
-                for msg in lines:
-                    if "cmd" in msg:
-                        click.echo("  %s" % link.command(msg.pop("cmd"), **msg))
-                    else:
-                        link.send(msg)
-                        link.poll(0.4)  # the sensors need 150 ms to trust a change
+            else:
+                lines = []
+            for msg in lines:
+                if "cmd" in msg:
+                    click.echo("  %s" % link.command(msg.pop("cmd"), **msg))
+                else:
+                    link.send(msg)
+                    link.poll(0.4 if words[0] != "arrange" else 0.05)  # sensors: 150 ms
             time.sleep(0.2)
             link.poll(0.3)
+            for text in said:
+                click.echo("  %s" % text)
+            del said[:]
             sim = seen.get("sim", {})
             if sim.get("error"):
-                click.echo("  refused: %s" % sim["error"])
+                click.echo("  refused: %s" % sim_words(sim["error"]))
                 sim.pop("error")
             elif "table" in sim:
                 click.echo(describe_table(sim["table"], sim["hand"]))
-            click.echo("LEDs (points in white's numbering): %s" % describe_leds(seen.get("leds", {}).get("lit", {}), places))
+            click.echo("turn: %s" % describe_turn(link.command("state")))
+            click.echo("LEDs: %s" % describe_leds(seen.get("leds", {}).get("lit", {}), places))
     except KeyboardInterrupt:
         pass
     finally:
         link.close()
+
+
+def _arrangement(state, sim):
+    """The sim lines that put the table's checkers where the board expects them, or None
+    when it has no game."""
+    from bgcore import Position
+
+    from bgboard.view.drawing import sides_of
+    from bgboard.view.model import arrangement
+
+    pid = (state.get("game") or {}).get("position_id")
+    if not pid or "table" not in sim:
+        return None
+    return arrangement(sim["table"], sim["hand"], list(sides_of(Position.from_id(pid), 0)))

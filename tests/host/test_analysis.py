@@ -71,6 +71,16 @@ def test_engine_analyses_the_match_it_played(played):
     assert "analysis: %s.analysis.json" % base in played["out"]
 
 
+def test_the_analysis_counts_the_plays_the_autoplay_counted(played):
+    # "played: G game(s), N plays" (the board's plays that moved a checker) and gnubg's
+    # "analysing game g of G (n plays": the same plays (not the rolls without a legal play,
+    # nor the cube's actions)
+    total = int(re.search(r"played: \d+ game\(s\), (\d+) plays", played["out"]).group(1))
+    per_game = [int(n) for n in re.findall(r"analysing game \d+ of \d+ \((\d+) plays",
+                                           played["err"])]
+    assert per_game and sum(per_game) == total, (per_game, total)
+
+
 def test_figures_are_gnubgs_own(played, tmp_path):
     out = str(tmp_path / "out")
     r = run("analyse", played["mat"], "--out", out)
@@ -152,6 +162,38 @@ def test_worst_plays_are_the_mat_s_plays(played, tmp_path):
             assert sorted(play.split()) == sorted(w["play"].split())
             checked += 1
     assert checked >= 10
+
+
+def test_each_worst_play_is_drawn_as_arrows_beside_gnubgs(played, tmp_path):
+    # the diagram of each worst play: the play made and gnubg's best, a red and a green
+    # arrow per checker step, each step a real one of that play from that position
+    import xml.etree.ElementTree as ET
+
+    from bgcore import Position, Turn, notation
+
+    r = run("analyse", played["mat"], "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    base = os.path.join(str(tmp_path), os.path.basename(played["mat"])[:-4])
+    with open(base + ".analysis.json") as f:
+        summary = json.load(f)
+    with open(base + ".analysis.html") as f:
+        page = f.read()
+    svgs = re.findall(r"<svg .*?</svg>", page, re.S)
+    worst = [w for p in summary["players"] for w in p["worst"]]
+    assert worst and len(svgs) == len(worst)
+    for w, svg in zip(worst, svgs):
+        arrows = {"made": [], "best": []}
+        for el in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}line"):
+            if el.get("class") == "arrow":
+                assert int(el.get("data-side")) == w["player"]
+                arrows[el.get("data-kind")].append([int(el.get("data-from")),
+                                                    int(el.get("data-to"))])
+        for kind, words in (("made", w["play"]), ("best", w["best"])):
+            turn = Turn(Position.from_id(w["position_id"]), tuple(w["dice"]))
+            for a, b in arrows[kind]:
+                turn.move(a, b)
+            assert arrows[kind], (kind, w)
+            assert sorted(notation(turn.steps).split()) == sorted(words.split()), (kind, w)
 
 
 def test_sgf_gives_the_same_figures(played, tmp_path):

@@ -74,10 +74,39 @@ def test_a_person_sets_up_checkers_from_the_terminal_and_sees_the_leds(board):
                          input=typed, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     out = run.stdout
-    assert "white (own numbering) 24:2 | bar 0 | off 13 | in hand 0" in out
-    assert "refused: no checker of side 0 on 9 to lift" in out
+    assert "white 24:2 | bar 0 | off 13 | in hand 0" in out
+    assert "refused: no white checker on point 9 to lift" in out
     last_leds = [ln for ln in out.splitlines() if "LEDs" in ln][-1]
     assert "missing: " in last_leds and "point 24" not in last_leds and "point 13" in last_leds
+
+
+def test_terminal_play_says_the_tie_the_dice_the_turn_and_what_the_board_refuses(board):
+    # One numbering, typed and shown: White's, the frame's (Black's 6 point is 19). A
+    # refused roll is explained; the tie that changes nothing is said; the board's requests
+    # (a lift of the side not on roll, a checker on a point it may not go) are put in words.
+    typed = ("roll\nnew match 3\narrange\nshow\nroll\nroll\nlift 19 b\nplace 19 b\n"
+             "move 13 12\nroll\nquit\n")
+    run = subprocess.run([os.path.join(BIN, "bgboard"), "play", "--port", board.port],
+                         input=typed, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    answers = run.stdout.split("bgboard> ")[1:]
+    assert len(answers) == 11, run.stdout
+    roll, new, arrange, show, tie, opening, lift, put_back, wrong, early = answers[:10]
+    assert "refused: no match in progress: start one" in roll
+    assert "turn: set up the checkers" in new
+    assert "white 24:2 13:5 8:3 6:5 | bar 0 | off 0 | in hand 0" in arrange
+    assert "black 19:5 17:3 12:5 1:2 | bar 0 | off 0 | in hand 0" in arrange
+    assert "turn: opening throw" in show
+    assert "opening throw: White 1, Black 1 (a tie: both throw again)" in tie
+    assert "turn: opening throw" in tie
+    assert "turn: White to play 6-4" in opening
+    assert ("checkers out of place (only the side on roll moves): put back a checker on "
+            "point 19") in lift
+    assert "black 19:4 17:3 12:5 1:2 | bar 0 | off 0 | in hand 1" in lift
+    assert "black 19:5 " in put_back and "missing" not in put_back
+    assert "not a legal place: the checker on point 12 must go back to point 13" in wrong
+    assert "white 24:2 13:4 12:1 8:3 6:5" in wrong
+    assert "refused: White has not finished the play (6-4 still to play)" in early
 
 
 def test_play_refuses_a_board_that_is_not_virtual():

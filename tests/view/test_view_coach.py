@@ -33,8 +33,8 @@ class EngineView:
 
     def stop(self):
         self.proc.send_signal(signal.SIGINT)
-        out, err = self.proc.communicate(timeout=20)
-        assert self.proc.returncode == 0, err
+        out, self.err = self.proc.communicate(timeout=20)
+        assert self.proc.returncode == 0, self.err
         return out
 
 
@@ -162,6 +162,9 @@ def test_physical_dice_entered_on_the_page_for_the_person_and_the_engine(sim_boa
     finally:
         out = engine.stop()
     assert "gnubg restarted 0 time(s)" in out
+    # what the page said is said in the terminal too, as it comes (as without --view)
+    assert "bgboard: gnubg (expert) plays black" in engine.err
+    assert "bgboard: gnubg's throw: throw the dice for it" in engine.err
 
 
 def test_one_command_plays_gnubg_on_the_virtual_board_page(tmp_path, new_page):

@@ -105,7 +105,21 @@ def test_the_move_list_and_the_play_being_made_in_mat_notation():
     games = model.games()
     assert games == [{"number": 1, "names": ["White", "Black"], "score": [0, 0],
                       "rows": [[1, None, "53: 8/3 6/3"]]}]
-    assert model.pending() == "White 64: 24/18"
+    assert model.pending() == "White 64: 24/18 (White's numbering)"
     snap = model.snapshot()
-    assert snap["games"] == games and snap["pending"] == "White 64: 24/18"
+    assert snap["games"] == games and snap["pending"] == "White 64: 24/18 (White's numbering)"
     assert snap["svg"].startswith("<svg")
+
+
+def test_the_opening_throws_are_noted_in_words_a_tie_and_its_automatic_double_too():
+    # nothing on the board changes on a tie: the page's notes are all that says it
+    model = BoardModel("/dev/null")
+    model.event({"seq": 1, "ev": "match", "length": 0, "kind": "money"})
+    model.event({"seq": 2, "ev": "game", "number": 1, "score": [0, 0], "crawford": False})
+    model.event({"seq": 3, "ev": "opening", "dice": [2, 2], "cube": 2})
+    model.event({"seq": 4, "ev": "opening", "dice": [3, 3]})
+    model.event({"seq": 5, "ev": "opening", "dice": [5, 2]})
+    assert [n["text"] for n in model.snapshot()["notes"]][-3:] == [
+        "opening throw: White 2, Black 2 (a tie: the cube turns to 2; both throw again)",
+        "opening throw: White 3, Black 3 (a tie: both throw again)",
+        "opening throw: White 5, Black 2"]

@@ -24,12 +24,17 @@ def test_the_raw_sensor_view_shows_each_slot(sim_board, start_view, new_page):
     a.locator("svg text.match", has_text="opening throw").wait_for()
 
     assert a.locator("#board rect.heat-cell").count() == 0  # nobody asked for it yet
+    assert not a.locator("#raw-legend").is_visible()
     t0 = time.monotonic()
     a.check("#raw")
     a.wait_for_selector("#board rect.heat-cell")
     log("raw sensor view: first heat map after %.0f ms" % ((time.monotonic() - t0) * 1000))
     assert a.locator("#board rect.heat-cell").count() == 128
     assert a.locator("#board rect.heat-cell").first.is_visible()
+    legend = a.inner_text("#raw-legend")  # what the squares, numbers and digits mean
+    for words in ("orange: a field of White's polarity", "blue: Black's", "+1 a White checker",
+                  "-1 a Black one", "0 empty", "x a faulty sensor", "0 (about to change) to 9"):
+        assert words in legend, words
     codes = heat_codes(a)
     # board/layout.py: point p's slots are (p - 1) * 5 + k, k = 0 at the edge; the bar 120..
     assert [codes[(6 - 1) * 5 + k] for k in range(5)] == [1] * 5  # White's five on 6
@@ -50,4 +55,5 @@ def test_the_raw_sensor_view_shows_each_slot(sim_board, start_view, new_page):
                         " return c && c.dataset.code === '0'; }")
     a.uncheck("#raw")
     assert not a.locator("#board rect.heat-cell").first.is_visible()
+    assert not a.locator("#raw-legend").is_visible()
     view.stop()

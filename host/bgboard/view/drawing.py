@@ -138,7 +138,7 @@ class Scene:
     def __init__(self, white=None, black=None, on_roll=None, dice=(), cube=1,
                  cube_owner=None, offered=False, score=None, length=None, crawford=False,
                  names=DEFAULT_NAMES, status="", leds=None, heat=None, hand=(0, 0),
-                 game_number=None, caption="", pips=None, games=None):
+                 game_number=None, caption="", pips=None, games=None, arrows=()):
         self.white = list(white) if white is not None else [0] * 26
         self.black = list(black) if black is not None else [0] * 26
         self.on_roll = on_roll
@@ -158,6 +158,9 @@ class Scene:
         self.caption = caption
         self.pip_counts = tuple(pips) if pips is not None else None
         self.games = games  # a match over this many games, decided by the total
+        # [(kind, side, from, to)]: a checker's step drawn as an arrow, in the side's own
+        # numbering (25 the bar, 0 off); kind "made" (the play made) or "best" (gnubg's)
+        self.arrows = list(arrows)
 
     def side(self, s):
         return self.white if s == 0 else self.black
@@ -402,6 +405,40 @@ def _heat(out, heat, top_of):
     out.append("</g>")
 
 
+ARROW = {"made": "#e0452b", "best": "#2bb14a"}  # the play made red, gnubg's best green
+
+
+def _step_xy(side, at, end):
+    """Where an arrow starts (end False) or ends on the side's place `at` (own numbering):
+    a point's middle, the side's bar, its tray."""
+    if at == 25:
+        return X_BAR + BAR_W // 2, slot_y(BAR_TOP[side], 2)
+    if at <= 0:
+        return X_TRAY + TRAY_W // 2, (Y_T + Y_MID) // 2 if TRAY_TOP[side] else (Y_MID + Y_B) // 2
+    x, top = point_column(at if side == 0 else 25 - at)
+    return x, slot_y(top, 3 if end else 1)
+
+
+def _arrows(out, scene):
+    """The plays drawn as arrows, one per checker step (the play made solid, gnubg's best
+    dashed and a little apart, so that a step both make shows both)."""
+    out.append("<defs>%s</defs>" % "".join(
+        '<marker id="arrowhead-%s" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
+        'markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
+        'fill="%s"/></marker>' % (kind, colour) for kind, colour in sorted(ARROW.items())))
+    out.append('<g class="arrows" pointer-events="none">')
+    for kind, side, src, dst in scene.arrows:
+        x1, y1 = _step_xy(side, src, False)
+        x2, y2 = _step_xy(side, dst, True)
+        shift = 6 if kind == "best" else -6
+        extra = {"stroke_dasharray": "10 6"} if kind == "best" else {}
+        out.append(_el("line", class_="arrow", x1=x1 + shift, y1=y1, x2=x2 + shift, y2=y2,
+                       stroke=ARROW[kind], stroke_width=5, stroke_opacity=0.85,
+                       marker_end="url(#arrowhead-%s)" % kind, data_kind=kind, data_side=side,
+                       data_from=src, data_to=dst, **extra))
+    out.append("</g>")
+
+
 def _slot_xy(slot):
     """Centre of a sensed slot (board/layout.py's numbering): points 5 each, then the bar."""
     if slot < 120:
@@ -507,13 +544,13 @@ def board_svg(scene, places=None):
                      c["text"], "die", data_side=side)
     _cube(out, scene)
 
-    # the LED dice (the board's own dice display), on the left of the board
-    for d in range(2):
+    # the LED dice (the board's own dice display), on the left of the board: drawn while
+    # lit only (dark pips in all seven places read as a placeholder throw of 6-6)
+    lit_dice = sorted(set(where[1] for where, _rgb in leds.values() if where[0] == "die"))
+    for d in lit_dice:
         cx = X_L + 3 * PW + (d * 2 - 1) * 32
         out.append(_el("rect", class_="led-die", x=cx - 22, y=Y_MID - 22, width=44, height=44,
-                       rx=7, fill="#111", stroke="#555", stroke_width=1.5))
-        for name, (dx, dy) in PIPS.items():
-            out.append(_el("circle", cx=cx + dx * 12, cy=Y_MID + dy * 12, r=4, fill="#333"))
+                       rx=7, fill="#111", stroke="#555", stroke_width=1.5, data_die=d))
     for i, (where, rgb) in leds.items():
         kind, a, k = where
         if kind == "die":
@@ -539,6 +576,8 @@ def board_svg(scene, places=None):
         out.append(_el("circle", class_="led", cx=x, cy=y, r=6, fill=_full(rgb),
                        stroke="#000", stroke_width=1, data_index=i, data_role=_role(rgb)))
 
+    if scene.arrows:
+        _arrows(out, scene)
     if scene.heat:
         _heat(out, scene.heat, _slot_xy)
 

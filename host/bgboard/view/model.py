@@ -14,6 +14,7 @@ import time
 from bgboard.events import Entry
 from bgboard.matfile import DEFAULT_NAMES, action_text, layout
 from bgboard.monitor import View
+from bgboard.narrate import Narrator
 from bgboard.view.drawing import Scene, board_svg, leds_from_live, sides_of, status_words
 from bgcore import Position
 from bgwire.sim import check as check_sim  # the contract's check of a sim line
@@ -39,7 +40,7 @@ def arrangement(table, hand, target):
 
 
 class BoardModel:
-    def __init__(self, port, names=DEFAULT_NAMES, keep_notes=6):
+    def __init__(self, port, names=DEFAULT_NAMES, keep_notes=8):
         self.port = port
         self.names = names
         self.view = View(names)
@@ -54,6 +55,7 @@ class BoardModel:
         self.hand = [0, 0]
         self.heat = None
         self.notes = collections.deque(maxlen=keep_notes)
+        self.narrator = Narrator()  # what the board asks for, in words, as notes
         self.coach = None  # the coach's hint and ratings (bgboard engine --view), or None
         self.rev = 0
         self.changed = True
@@ -79,11 +81,13 @@ class BoardModel:
 
     def event(self, ev):
         self.view.apply(ev)
-        self.touch()
+        self.note(self.view.describe(ev))  # a tie thrown again, a pass... said in words
 
     def live(self, msg):
         """A live line; returns True when the board's state should be asked again."""
         kind = msg.get("live")
+        for text in self.narrator.live(msg):  # refusals, what the LEDs ask for
+            self.note(text)
         if kind == "leds":
             self.leds = leds_from_live(msg)
         elif kind == "board":
@@ -91,7 +95,7 @@ class BoardModel:
             self.touch()
             return True
         elif kind == "refused":
-            self.note("refused: %s" % msg.get("reason", "?"))
+            pass  # noted above
         elif kind == "sim":
             if "error" in msg:
                 self.virtual = True
@@ -193,7 +197,8 @@ class BoardModel:
         steps = [(m[0], m[1], bool(m[2])) for m in moves if isinstance(m, list) and len(m) == 3]
         entry = Entry("move", view.on_roll, tuple(view.dice), tuple(steps), None, None, None,
                       None)
-        return "%s %s" % (self.names[view.on_roll], action_text(entry))
+        return "%s %s (%s's numbering)" % (self.names[view.on_roll], action_text(entry),
+                                            self.names[view.on_roll])
 
     def snapshot(self):
         self.rev += 1

@@ -84,7 +84,7 @@
     showCoach(m.coach);
     const notes = $("notes");
     notes.replaceChildren();
-    for (const n of m.notes.slice(-4).reverse()) {
+    for (const n of m.notes.slice(-6).reverse()) {
       const p = document.createElement("p");
       p.textContent = n.text;
       notes.append(p);
