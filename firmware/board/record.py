@@ -112,10 +112,16 @@ class Record:
             game.accept_resignation(ev["player"])
         elif kind == "reject":
             game.reject_resignation(ev["player"])
-        elif kind == "result":
+        elif kind == "result":  # checked as the live path makes it (a replayed line may
+            r = game.result  # carry a good CRC on made-up fields)
+            if self.phase == OVER or self.phase == IDLE or r is None or \
+                    ev.get("winner") != r.winner or ev.get("points") != r.points:
+                raise ValueError("a result the game does not have")
             self.phase = OVER
             self.session.on_event(ev)  # a chouette settles the game
         elif kind == "match_over":
+            if self.phase != OVER or not m.is_over() or ev.get("winner") != m.winner:
+                raise ValueError("a match_over the match does not have")
             self.phase = IDLE
         else:  # the cube's, a chouette's line-up: the session's, or refused as unknown
             self.session.on_event(ev)

@@ -56,3 +56,50 @@ def test_a_power_cut_before_the_result_is_written_commits_it_on_resume():
         finally:
             rmtree(path)
     assert finished > 20  # most cuts fall after the accept line
+
+
+def test_a_made_up_result_in_the_journal_does_not_replay():
+    # Issue 29: a line with a good CRC appended to a finished match,
+    # {"ev": "result", "winner": 7, "points": -3, ...}, was replayed: the board journaled a
+    # second match_over and the host recorded both. Replay checks a result and a match's
+    # end against the game as the live path makes them: such a journal will not replay (the
+    # App then keeps it aside and starts clean).
+    path = tmpdir()
+    try:
+        board = Controller(SimClock(), Dice((3, 1)), Journal(FlashStorage(path)), None,
+                           lambda m: None)
+        Eyes(board).start()
+        board.new_match(1)
+        Eyes(board).start()
+        board.roll()
+        board.resign(1)
+        board.answer_resignation(True)
+        good = list(Journal(FlashStorage(path)).since(0))
+        assert kinds(good)[-2:] == ["result", "match_over"]
+        for extra in ({"ev": "result", "winner": 7, "points": -3, "level": 9, "how": "x",
+                       "score": [0, 1]},
+                      {"ev": "match_over", "winner": 0, "score": [1, 0]},
+                      dict(good[-2], seq=None)):
+            copy = tmpdir()
+            try:
+                j = Journal(FlashStorage(copy))
+                for ev in good:
+                    j.append({k: v for k, v in ev.items() if k != "seq"})
+                j.append({k: v for k, v in extra.items() if k != "seq"})
+                again = Controller(SimClock(), Dice(), Journal(FlashStorage(copy)), None,
+                                   lambda m: None)
+                try:
+                    again.resume()
+                    raise AssertionError("replayed %r" % extra)
+                except ValueError:
+                    pass
+            finally:
+                rmtree(copy)
+        # The genuine journal still replays to the match's end.
+        again = Controller(SimClock(), Dice(), Journal(FlashStorage(path)), None,
+                           lambda m: None)
+        again.resume()
+        assert again.phase == IDLE and kinds(Journal(FlashStorage(path)).since(0)) == \
+            kinds(good)
+    finally:
+        rmtree(path)
