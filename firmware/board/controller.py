@@ -458,8 +458,9 @@ class Controller(Record):
         if expected is None:
             return None
         side, position = expected
-        if self.tracker is not None:
-            position = self.tracker.turn.position
+        if self.tracker is not None:  # the turn's checkers, from its mover's side (a play
+            # complete already names the next player on roll: expected()'s side is his)
+            side, position = self.tracker.mover, self.tracker.turn.position
         return self._codes(side, position)
 
     def _codes(self, side, position):
