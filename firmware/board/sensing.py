@@ -47,6 +47,16 @@ DEAD_COUPLING = 16  # squared neighbour changes (sum, 16 counts^2) before judgin
 DEAD_LLR = 20
 
 
+def _wanted(fall, one):
+    # Where a restore asks for a checker (the board shows where), a reading of its colour
+    # from 3/8 of the level of one on is that checker (a weak magnet far off centre: 5 mm
+    # off and 25 % weak reads 46 %; the hardware field table's own band starts at 37 %),
+    # or from the band's lower edge if that is lower. Nothing else reads so: the
+    # neighbours' fields stay under 6 %, the noise under 2 %.
+    w = (one * 3) >> 3
+    return w if w < fall else fall
+
+
 class Field:
     """The magnetic figures the pipeline classifies with; Field.from_table takes them from
     hardware/field_table.json.
@@ -281,7 +291,10 @@ class Sensing:
     def expect(self, codes):
         """The board shows something else than it expects (a disturbance to restore): the
         hysteresis favours `codes` (the expected position's code per slot), so the position
-        reads as soon as it is put back; nothing is learned from it."""
+        reads as soon as it is put back (an empty slot where a checker is asked for reads
+        one of its colour from 3/8 of the level of one: _wanted); nothing is learned from
+        it. Slots alone in disagreeing, each empty where a checker is asked for, are
+        suspected dead (scan() disables them after DEAD_MS)."""
         expect = self._expect
         frame = self.frame
         # The slots that disagree: up to DEAD_AT_ONCE, each reading empty where a checker
@@ -599,11 +612,15 @@ class Sensing:
             # more (a checker comes alone, its strength varies by about 1.8 : 1).
             lv = self._lv
             g = self._expect[s] if v >= 0 else -self._expect[s]
+            restoring = self._known[s] == 3
+            wanted = restoring and g > 0  # a restore asks for this colour here
             if not self.level[s]:
                 g = 0  # it was empty a moment ago: a checker comes alone
             # (not while a disturbance is restored: anything may come back at once)
-            q = lv[0] >> 2 if self._known[s] < 3 else 1 << 14
+            q = lv[0] >> 2 if not restoring else 1 << 14
             c = 0
+            if wanted and a >= _wanted(self._fall[0], lv[0]):
+                c = 1  # the checker a restore asks for (_wanted)
             while c < 3 and a >= (lv[c] + q if 0 < c and g < c and q < 1 << 14 else
                                   self._rise[c] if g <= c else self._fall[c]):
                 c += 1
@@ -805,8 +822,9 @@ class Sensing:
         rise = self._rise
         fall = self._fall
         if c == 0:
-            vhi = rise[0] if e <= 0 else fall[0]
-            vlo = -(rise[0] if e >= 0 else fall[0])
+            f0 = _wanted(fall[0], self._lv[0]) if self._known[s] == 3 else fall[0]
+            vhi = rise[0] if e <= 0 else f0
+            vlo = -(rise[0] if e >= 0 else f0)
         else:
             a = c if c > 0 else -c
             fav = e if c > 0 else -e
