@@ -1,7 +1,11 @@
 """The stress soak: whole matches on a virtual board built from parts a builder would really
 get (issue 16): sensors with spread, noise and drift, a dead sensor, checkers with weak or
-strong magnets put down off-centre. Every committed play is checked against the hands'.
-Run by tests/soak/soak_stress.py (a short one) and tests/bench/bench_stress.py (the table)."""
+strong magnets put down off-centre; and (issue 29) up to three broken sensors at once,
+under the starting position too, with strong noise and weak magnets, and checkers put down
+past 4 mm off-centre: at 8 mm a single checker reads 29 % of its level, which no sensing
+tells from an empty slot (the row shows where the envelope ends). Every committed play is
+checked against the hands'. Run by tests/soak/soak_stress.py, soak_stress_more.py and
+soak_broken_sensors.py (short ones) and tests/bench/bench_stress.py (the table)."""
 import gc
 
 from board.controller import IDLE
