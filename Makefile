@@ -100,7 +100,7 @@ APP_HEAP ?= 288K
 MPY_CORE = $(MPY) $(CORE_HEAP) $(CORE_PATH) tests/core/test_*.py
 MPY_BOARD = $(MPY) $(APP_HEAP) $(BOARD_PATH) tests/board/test_*.py
 MPY_SOAK = $(MPY) $(APP_HEAP) $(SOAK_PATH) tests/soak/soak_games.py tests/soak/soak_stress.py \
-  tests/soak/soak_stress_more.py tests/soak/soak_power.py tests/soak/test_write_ahead_soak.py \
+  tests/soak/soak_stress_more.py tests/soak/soak_broken_sensors.py tests/soak/soak_power.py tests/soak/test_write_ahead_soak.py \
   tests/soak/test_restart_soak.py
 test-mpy: bytecode testcode
 	$(BIN)/python tests/run_mpy_all.py $(MPY_CORE)

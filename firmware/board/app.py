@@ -181,10 +181,18 @@ class App:
     def _blind_moved(self):
         # A sensor was found dead from play, or alive again: a calibration on flash keeps
         # the dead ones, and the host hears of it.
+        from bgwire import sensors  # loaded only for this (its words cost RAM)
+
         loop = self.sensor_loop
         loop.blind_moved = False
+        was = self.dead
         self.dead = loop.sensing.blind(2)
-        self.protocol.push({"live": "blind", "slots": loop.sensing.blind()})
+        slots = loop.sensing.blind()
+        self.protocol.push({"live": "blind", "slots": slots,
+                            "words": sensors.untrusted_words(slots)})
+        self.board.show_untrusted([sensors.place(s) for s in self.dead if s not in was])
+        sensors = None
+        _let_go_words()
         offsets = self.offsets
         if offsets is not None and not self.pending_calibration:
             try:
@@ -398,6 +406,9 @@ class App:
         if cmd == "state":
             out = board.state()
             out.update(self.info())
+            untrusted = self.sensor_loop.sensing.blind()
+            if untrusted:  # faulty or found dead: their checkers read by the rules
+                out["untrusted"] = untrusted
             return out
         if cmd == "dump":
             from board import maintenance  # loaded on first use
@@ -598,3 +609,15 @@ def _rules(options):
         return Rules(**options)
     except TypeError:
         raise CommandError("new: unknown rule option among %s" % ", ".join(options))
+
+
+def _let_go_words():
+    # bgwire.sensors (the untrusted sensors' words) leaves the heap: a sensor is found dead
+    # a few times in a board's life.
+    import sys
+
+    import bgwire
+
+    sys.modules.pop("bgwire.sensors", None)
+    if hasattr(bgwire, "sensors"):  # MicroPython keeps it in the package too
+        delattr(bgwire, "sensors")

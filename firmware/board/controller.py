@@ -19,10 +19,12 @@ from board.layout import heights_from_counts
 from board.record import IDLE, OPENING, OVER, PLAYING, RARE, SETUP, Record, match_event
 from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations, differences
 from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, VERIFY  # the buttons' bits
+from bgwire import WRONG
 
 PASS_MS = 2000     # a roll with no legal play is shown this long, then passes
 LAST_OFF_MS = 1500  # the last checker held off the board this long is borne off
 REFUSED_MS = 1000  # a refused action flashes this long
+UNTRUSTED_MS = 4000  # the points of sensors newly found dead are lit this long
 
 
 class NotCommitted(ValueError):
@@ -52,6 +54,8 @@ class Controller(Record):
         self.last_off_at = None  # when the mover's last checker was lifted to bear it off
         self.refused_until = None
         self.last_refusal = ""
+        self.untrusted = ()  # (side, point) places of sensors newly found dead, lit a while
+        self.untrusted_until = None
         self._stale = False  # RAM was put back to the journal: look at the board again
         if journal is not None:
             journal.snapshot = self.snapshot  # it compacts itself, guarded, in append()
@@ -310,6 +314,14 @@ class Controller(Record):
         except ValueError as e:
             self.refuse(str(e))
 
+    def show_untrusted(self, places):
+        """Light the places ((side, point), bgwire.sensors.place) of sensors the board has
+        just stopped trusting, in the wrong-placement red, for UNTRUSTED_MS (the host has
+        the words: the `blind` live line)."""
+        self.untrusted = places
+        self.untrusted_until = self.clock.ticks_ms() if places else None
+        self.draw()
+
     def refuse(self, reason):
         """Show that an action was refused (and tell the host why)."""
         self.last_refusal = reason
@@ -343,6 +355,11 @@ class Controller(Record):
         if self.refused_until is not None:
             if self.clock.ticks_diff(now, self.refused_until) >= REFUSED_MS:
                 self.refused_until = None
+                self.draw()
+        if self.untrusted_until is not None:
+            if self.clock.ticks_diff(now, self.untrusted_until) >= UNTRUSTED_MS:
+                self.untrusted_until = None
+                self.untrusted = ()
                 self.draw()
 
     def _timed(self, action):
@@ -444,8 +461,9 @@ class Controller(Record):
         if expected is None:
             return None
         side, position = expected
-        if self.tracker is not None:
-            position = self.tracker.turn.position
+        if self.tracker is not None:  # the turn's checkers, from its mover's side (a play
+            # complete already names the next player on roll: expected()'s side is his)
+            side, position = self.tracker.mover, self.tracker.turn.position
         return self._codes(side, position)
 
     def _codes(self, side, position):
@@ -486,6 +504,8 @@ class Controller(Record):
             out.reading(self.tracker.mover, r)
         else:
             out.differences(r.missing, r.extra)
+        for side, point in self.untrusted:
+            out.point(side, point, WRONG)
         out.show()
 
     # --- the host's view -----------------------------------------------------------------------

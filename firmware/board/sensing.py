@@ -39,11 +39,22 @@ Q = 4096  # gains are in 1/4096
 HYSTERESIS = 8  # counts
 GAIN_SHIFT = 3  # each placement of a single checker moves its sensor's gain by 1/8 of it
 TWO_WEIGHT = 16  # n stacks of two move the level of two by n / (n + 16) of their mean
-DEAD_MS = 2000  # a slot alone in reading empty where a restore wants a checker: this long
+DEAD_MS = 2000  # slots alone in reading empty where a restore wants checkers: this long
+DEAD_AT_ONCE = 3  # up to this many such slots are found dead together
 DEAD_COUPLING = 16  # squared neighbour changes (sum, 16 counts^2) before judging a sensor
 # Dead, against alive: the log likelihood ratio that decides (a sequential test: a live
 # sensor ever gets there with odds of about e^-20, however long it is watched).
 DEAD_LLR = 20
+
+
+def _wanted(fall, one):
+    # Where a restore asks for a checker (the board shows where), a reading of its colour
+    # from 3/8 of the level of one on is that checker (a weak magnet far off centre: 5 mm
+    # off and 25 % weak reads 46 %; the hardware field table's own band starts at 37 %),
+    # or from the band's lower edge if that is lower. Nothing else reads so: the
+    # neighbours' fields stay under 6 %, the noise under 2 %.
+    w = (one * 3) >> 3
+    return w if w < fall else fall
 
 
 class Field:
@@ -139,11 +150,12 @@ class Sensing:
     A dead sensor that calibrates like a good one (it reads its zero level whatever stands
     on it) is found from play: on an empty slot, when its reading does not follow its
     neighbours' checkers as they come and go between confirmed positions (_couple); and
-    while the board asks for a position to be restored (expect()) and only that slot
-    disagrees with it, reading empty where a checker belongs, for DEAD_MS, the slot is
-    disabled (disabled[s] 2) and blind_moved set: the caller's view of the board
-    takes blind() as its blind slots. A slot so disabled that reads a clear checker again
-    (a checker late, not a dead sensor) is enabled again, with blind_moved set too.
+    while the board asks for a position to be restored (expect()) and only those slots
+    (up to DEAD_AT_ONCE, anywhere) disagree with it, each reading empty where a checker
+    belongs, for DEAD_MS, they are disabled (disabled[s] 2) and blind_moved set: the
+    caller's view of the board takes blind() as its blind slots. A slot so disabled that
+    reads a clear checker again (a checker late, not a dead sensor) is enabled again, with
+    blind_moved set too.
     """
 
     def __init__(self, clock, field=None, offsets=None, gains=None, disabled=(), dead=(),
@@ -219,8 +231,13 @@ class Sensing:
         self._two = 0  # stacks of two's deviations since the last confirm(), 1/8 count
         self._ntwo = 0  # how many
         self._lv2 = self._lv[1] << 3  # the level of two as learned, 1/8 count
-        self._suspect = -1  # the one slot reading empty where a restore wants a checker
-        self._since = 0  # since when (ticks_ms)
+        # The slots (up to DEAD_AT_ONCE) that alone disagree with a restore, each reading
+        # empty where it wants a checker (expect()), and since when (ticks_ms): _suspects
+        # is expect()'s scratch, _was the set watched.
+        self._suspects = bytearray(DEAD_AT_ONCE)
+        self._was = bytearray(DEAD_AT_ONCE)
+        self._nsuspect = 0
+        self._since = 0
         self.blind_moved = False  # a slot was disabled or enabled from play: see blind()
         if learned is not None:
             _recall(self, learned)
@@ -250,7 +267,7 @@ class Sensing:
         last scan's readings. A stack confirmed anew takes its reading as its level; the
         learning follows it from there; the set's strength is updated."""
         known = 1 if codes is None else 2
-        self._suspect = -1
+        self._nsuspect = 0
         self._couple(raw, codes)
         frame = self.frame
         level = self.level
@@ -274,10 +291,17 @@ class Sensing:
     def expect(self, codes):
         """The board shows something else than it expects (a disturbance to restore): the
         hysteresis favours `codes` (the expected position's code per slot), so the position
-        reads as soon as it is put back; nothing is learned from it."""
+        reads as soon as it is put back (an empty slot where a checker is asked for reads
+        one of its colour from 3/8 of the level of one: _wanted); nothing is learned from
+        it. Slots alone in disagreeing, each empty where a checker is asked for, are
+        suspected dead (scan() disables them after DEAD_MS)."""
         expect = self._expect
         frame = self.frame
-        odd = -1  # the slot that disagrees, if one does; -2 if more
+        # The slots that disagree: up to DEAD_AT_ONCE, each reading empty where a checker
+        # belongs, and no other: then they are suspects (dead sensors, if they stay so).
+        # Otherwise (n -1) something else is amiss: a person at work.
+        suspects = self._suspects
+        n = 0
         for s in range(SLOTS):
             e = codes[s]
             if expect[s] != e or not self._known[s]:  # where it agrees, learning goes on
@@ -285,15 +309,24 @@ class Sensing:
                 expect[s] = e
                 self._window(s)
             c = frame[s]
-            if c != e and not self.disabled[s] and (e < 3 or c < 3) and (e > -3 or c > -3):
-                odd = s if odd == -1 else -2
-        # One slot alone reads empty where a checker belongs: a dead sensor, if it stays so.
-        if odd >= 0 and not frame[odd] and not self.level[odd]:
-            if odd != self._suspect:
-                self._suspect = odd
-                self._since = self._clock.ticks_ms()
-        else:
-            self._suspect = -1
+            if n >= 0 and c != e and not self.disabled[s] and (e < 3 or c < 3) and \
+                    (e > -3 or c > -3):
+                if c or self.level[s] or n == DEAD_AT_ONCE:
+                    n = -1
+                else:
+                    suspects[n] = s
+                    n += 1
+        if n <= 0:
+            self._nsuspect = 0
+            return
+        same = n == self._nsuspect
+        for i in range(n):
+            if same and suspects[i] != self._was[i]:
+                same = False
+            self._was[i] = suspects[i]
+        if not same:  # a new set of suspects: watched from now
+            self._nsuspect = n
+            self._since = self._clock.ticks_ms()
 
     def blind(self, how=0):
         """The slots whose sensors are disabled (how 0), or only those found dead from
@@ -512,18 +545,19 @@ class Sensing:
             n = self._debounce(dt)
         if self._rz_n:
             self._rezero(raw)
-        if self._suspect >= 0:
-            if n:  # the board looks again (expect() names the slot again if it still is)
-                self._suspect = -1
+        if self._nsuspect:
+            if n:  # the board looks again (expect() names them again if they still are)
+                self._nsuspect = 0
             elif clock.ticks_diff(now, self._since) >= DEAD_MS:
-                self._blind(self._suspect, 2)
+                for i in range(self._nsuspect):
+                    self._blind(self._was[i], 2)
         self.nchanged = n
         return n
 
     def _blind(self, s, how):
         # Disable slot s (how 2: found dead from play) or enable it again (how 0).
         self.disabled[s] = how
-        self._suspect = -1
+        self._nsuspect = 0
         self.blind_moved = True
         self._near_blind()
         self._window(s)
@@ -578,11 +612,15 @@ class Sensing:
             # more (a checker comes alone, its strength varies by about 1.8 : 1).
             lv = self._lv
             g = self._expect[s] if v >= 0 else -self._expect[s]
+            restoring = self._known[s] == 3
+            wanted = restoring and g > 0  # a restore asks for this colour here
             if not self.level[s]:
                 g = 0  # it was empty a moment ago: a checker comes alone
             # (not while a disturbance is restored: anything may come back at once)
-            q = lv[0] >> 2 if self._known[s] < 3 else 1 << 14
+            q = lv[0] >> 2 if not restoring else 1 << 14
             c = 0
+            if wanted and a >= _wanted(self._fall[0], lv[0]):
+                c = 1  # the checker a restore asks for (_wanted)
             while c < 3 and a >= (lv[c] + q if 0 < c and g < c and q < 1 << 14 else
                                   self._rise[c] if g <= c else self._fall[c]):
                 c += 1
@@ -784,8 +822,9 @@ class Sensing:
         rise = self._rise
         fall = self._fall
         if c == 0:
-            vhi = rise[0] if e <= 0 else fall[0]
-            vlo = -(rise[0] if e >= 0 else fall[0])
+            f0 = _wanted(fall[0], self._lv[0]) if self._known[s] == 3 else fall[0]
+            vhi = rise[0] if e <= 0 else f0
+            vlo = -(rise[0] if e >= 0 else f0)
         else:
             a = c if c > 0 else -c
             fav = e if c > 0 else -e

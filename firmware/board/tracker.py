@@ -20,8 +20,9 @@ RESTORE = 4     # checkers are missing or extra elsewhere: show them, commit not
 class Sensed:
     """What sensing tells, per side in its own numbering: a lower bound on the checkers at
     each point (25 the bar) and whether that point's reading saturates (a stack of 3 or
-    more in some slot, so there may be more). blind: slots whose sensor is disabled (faulty):
-    a point expects to see its checkers but those the filling convention puts there.
+    more in some slot, so there may be more). blind: slots whose sensor is disabled (faulty,
+    or found dead from play): a point expects to see its checkers but those the filling
+    convention puts on its blind slots (any number of a point's slots may be blind).
     occupied[side][point]: how many of the point's slots show a checker of side."""
 
     def __init__(self, blind=()):
@@ -29,15 +30,16 @@ class Sensed:
         self.saturated = (bytearray(26), bytearray(26))
         self.occupied = (bytearray(26), bytearray(26))
         self.blind = bytes(sorted(set(blind)))
-        # Points with a blind slot, per side: 1 + the slot's place on the point (0 none).
-        # The filling convention says how many of a point's checkers stand on it unseen.
+        # Points with blind slots, per side: bit k set for the point's slot k (0 at the
+        # edge) blind; 0 none. The filling convention says how many of a point's checkers
+        # stand on them unseen.
         self.unseen = (bytearray(26), bytearray(26))
         for s in self.blind:
             if s >= BAR_FIRST:
-                self.unseen[0 if s < BAR_FIRST + 4 else 1][25] = 1 + (s - BAR_FIRST) % 4
+                self.unseen[0 if s < BAR_FIRST + 4 else 1][25] |= 1 << (s - BAR_FIRST) % 4
             else:
-                self.unseen[0][s // POINT_SLOTS + 1] = 1 + s % POINT_SLOTS
-                self.unseen[1][24 - s // POINT_SLOTS] = 1 + s % POINT_SLOTS
+                self.unseen[0][s // POINT_SLOTS + 1] |= 1 << s % POINT_SLOTS
+                self.unseen[1][24 - s // POINT_SLOTS] |= 1 << s % POINT_SLOTS
 
     def read(self, codes):
         """Summarise a classified frame (board.layout's slots and signed codes): side 0 is
@@ -104,7 +106,12 @@ class Sensed:
         if not u or not n:
             return n
         nslots = POINT_SLOTS if point < 25 else 4
-        return n - n // nslots - (1 if u - 1 < n % nslots else 0)
+        each = n // nslots
+        extra = n % nslots
+        for k in range(nslots):
+            if u >> k & 1:
+                n -= each + (1 if k < extra else 0)
+        return n
 
     def set_position(self, mover_side, position):
         """Sense exactly `position` (for tests and the simulator's perfect eyes)."""
@@ -463,11 +470,11 @@ def _redo(turn, move):
 def _shows_hits(theirs, hit_points, undone=False, unseen=None):
     """Do the opponent's deviations show exactly these blots hit: gone from their points and
     on the bar (or, `undone`, back from the bar on their points)? unseen: the opponent's
-    points whose first slot is blind (Sensed.unseen): a blot there is not seen to go."""
+    blind slots per point (Sensed.unseen): a blot on a blind first slot is not seen to go."""
     sign = 1 if undone else -1
     want = {}
     for p in hit_points:
-        if unseen is None or unseen[25 - p] != 1:
+        if unseen is None or not unseen[25 - p] & 1:
             want[25 - p] = want.get(25 - p, 0) + sign  # the opponent's own numbering
     if hit_points:
         want[25] = -sign * len(hit_points)

@@ -150,8 +150,8 @@ class Autoplay:
         if expected is None:
             return
         side, position = expected
-        if board.tracker is not None:
-            position = board.tracker.turn.position
+        if board.tracker is not None:  # from its mover's side (see Controller.restoring)
+            side, position = board.tracker.mover, board.tracker.turn.position
         white, black = ((position.mover, position.opponent) if side == 0
                         else (position.opponent, position.mover))
         self.vb.table.set_position(white, black)

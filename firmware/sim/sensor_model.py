@@ -13,9 +13,12 @@ clipped to 0..4095.
 
 Checkers (a set a builder owns, placed by hand): each checker put on a slot has a magnet of
 strength `magnets` (the set's, 1.0 the design's) x (1 +- magnet_spread) and lands up to
-off_centre mm from the sensor's axis; its layer's field is scaled by both (the off-centre
-factor from hardware/field_table.json's "tolerance", magpylib: 4 mm off costs 26 % of a
-single checker's field, 12 % of a higher layer's). A hand takes a stack's top checker: the
+off_centre mm (up to 16) from the sensor's axis; its layer's field is scaled by both (the
+off-centre factor from hardware/field_table.json's "tolerance", magpylib: 4 mm off costs 26 %
+of a single checker's field, 12 % of a higher layer's; 8 mm 71 %, below the empty/1
+boundary; 16 mm all of it). The neighbours see such a checker scaled as its own sensor does
+(a checker far off its slot's centre is nearer another sensor, which this misses: at 16 mm
+the nearest neighbour would read its -11 counts, not the 32 mm kernel's). A hand takes a stack's top checker: the
 bottom one stays what it is, the upper ones left keep their mean. Neighbours see a stack
 scaled as the sensor under it does.
 Deterministic from seed (own xorshift32, same numbers on CPython and

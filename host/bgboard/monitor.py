@@ -12,6 +12,7 @@ import collections
 from bgboard.events import MatchLog, check_event, EventError
 from bgboard.matfile import DEFAULT_NAMES, clean_name
 from bgcore.drawing import diagram
+from bgwire.sensors import untrusted_words
 
 LEVELS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
@@ -32,6 +33,7 @@ class View:
         self.on_roll = None
         self.seq = 0
         self.board_state = None  # the board's `state` reply, when asked
+        self.untrusted = None  # the `blind` live line's slots (newer than board_state's)
         self.game_names = None  # a chouette's game: (box, captain)
         self.stakes = {}  # a chouette's game: member -> [cube, holder(, offered)] or why out
 
@@ -224,9 +226,21 @@ class View:
         if not isinstance(name, str):
             return
         self.live[name] = msg
+        if name == "blind" and isinstance(msg.get("slots"), list):
+            self.untrusted = msg["slots"]
         for key in ("faulty", "problem", "problems", "error", "unknown", "missing", "extra"):
             if msg.get(key):
                 self.problems.append("%s: %s %s" % (name, key, _short(msg[key])))
+
+    def _untrusted(self):
+        # The slots whose sensors the board ignores: the last `blind` line's, else the
+        # `state` reply's.
+        slots = self.untrusted
+        if slots is None and isinstance(self.board_state, dict):
+            slots = self.board_state.get("untrusted")
+        if not isinstance(slots, list):
+            return []
+        return [s for s in slots if isinstance(s, int) and 0 <= s < 128]
 
     # --- drawing --------------------------------------------------------------------------------
 
@@ -289,6 +303,9 @@ class View:
                 words.append("allowed: %s" % _short(", ".join(str(a) for a in allowed)))
             if words:
                 out.append("board: %s" % "; ".join(words))
+        untrusted = self._untrusted()
+        if untrusted:
+            out.append(untrusted_words(untrusted))
         if self.last:
             out.append("")
             out.append("last events:")

@@ -1,5 +1,7 @@
 # The stress soak's table (issue 16): matches on virtual boards built from real parts, per
-# condition: matches finished, games, plays, wrong commits, restore requests (`make bench`).
+# condition: matches finished, games, plays, wrong commits, restore requests (`make bench`),
+# sensors found dead from play (`dead`), sensors ignored at the end (`untrusted`: faulty at
+# calibration or found dead) and of those, sensors that were not broken (`live`: mistakes).
 # Run under the MicroPython unix port with a Pico-sized heap; STRESS_MATCHES in the
 # environment (CPython) or argv[1] sets the matches per condition.
 import sys

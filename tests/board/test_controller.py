@@ -7,6 +7,7 @@ from board.controller import IDLE, OPENING, OVER, PASS_MS, PLAYING, SETUP, Contr
 from bgwire import DOUBLE, DROP, ROLL, TAKE
 from board.journal import Journal
 from board.storage import FlashStorage
+from board.layout import point_slot
 from board.tracker import RESTORE
 from board_support import BLACK, WHITE, Dice, Eyes, rmtree, tmpdir
 from sim.clock import SimClock
@@ -315,3 +316,24 @@ def test_resume_after_compaction_applies_each_event_once():
         assert again.snapshot() == committed
     finally:
         rmtree(path)
+
+
+def test_a_disturbance_after_a_complete_play_is_asked_back_in_the_right_colours():
+    # Issue 29's stress row (everything at once, three sensors broken) stalled for good: a
+    # checker knocked off once a play was complete (the next player "on roll", the play
+    # not yet handed over) was asked back with the colours swapped, the mover's checkers
+    # on the opponent's points; the players put them so and the board never agreed.
+    from board.layout import heights_from_counts
+
+    board, eyes, events = started((3, 1))
+    board.roll()
+    eyes.carry(WHITE, 8, 5)
+    eyes.carry(WHITE, 6, 5)
+    assert board.match.game.turn.can_end() and board.match.game.on_roll == BLACK
+    eyes.lift(BLACK, 13)  # knocked off its point
+    eyes.lift(BLACK, 13)
+    assert board.reading.state == RESTORE
+    turn = board.match.game.turn
+    want = heights_from_counts(turn.position.mover, turn.position.opponent)  # white's
+    assert list(board.restoring()) == want
+    assert want[point_slot(5, 0)] == 1 and want[point_slot(12, 0)] == -1  # 13 is black's 12

@@ -395,12 +395,25 @@ def _scans_allocate_nothing():
     assert changes[0] == 4
 
 
+def _restoring_scans_allocate_nothing():
+    # While the board asks for the starting position with two dead sensors under it: the
+    # scans that watch them, and the one that disables them (issue 29), allocate nothing.
+    from board.sensing import DEAD_MS
+
+    dead = [point_slot(24, 0), point_slot(6, 3)]
+    model, sensing, buf, run = _start_rig(dead=dead)
+    run(200)
+    assert _alloc_during(lambda: run(DEAD_MS)) == 0
+    assert sensing.blind() == sorted(dead)
+
+
 # -- the hardware engineer's field table ---------------------------------------------------
 
 
 # Measured where it can be: CPython has no gc.mem_alloc, so only MicroPython (make test-mpy,
 # part of make test) defines this test; pytest has nothing to skip.
 if hasattr(gc, "mem_alloc"):
+    test_restoring_scans_allocate_nothing = _restoring_scans_allocate_nothing
     test_scans_allocate_nothing = _scans_allocate_nothing
 
 
@@ -618,16 +631,17 @@ def test_a_reading_wavering_between_two_levels_of_a_colour_shows_that_colour():
         assert s == slot or sensing.frame[s] == 0
 
 
-def _start_rig(dead=None, leave_out=-1):
-    # The starting position asked for (expect()) on a board whose sensor `dead` is dead
-    # (it calibrates as good); leave_out: a slot whose checker is not put down yet.
+def _start_rig(dead=(), leave_out=(), extra=-1):
+    # The starting position asked for (expect()) on a board whose sensors `dead` are dead
+    # (they calibrate as good); leave_out: slots whose checkers are not put down yet;
+    # extra: a slot with a checker no position wants.
     from bgcore import Position
     from board.layout import heights_from_counts
 
     clock = SimClock()
     model = SensorModel(clock, seed=4, noise=3.0)
-    if dead is not None:
-        fault(model, dead, "dead")
+    for s in dead:
+        fault(model, s, "dead")
     buf = array("H", bytes(2 * SLOTS))
     offsets, faulty = calibrate(frames(model, buf, 32))
     assert faulty == []
@@ -635,8 +649,10 @@ def _start_rig(dead=None, leave_out=-1):
     start = Position.initial()
     codes = heights_from_counts(start.mover, start.opponent)
     heights = list(codes)
-    if leave_out >= 0:
-        heights[leave_out] = 0
+    for s in leave_out:
+        heights[s] = 0
+    if extra >= 0:
+        heights[extra] = 1
     model.set_heights(heights)
     sensing.expect(codes)
 
@@ -654,7 +670,7 @@ def test_a_dead_sensor_is_found_when_a_restore_wants_a_checker_it_never_sees():
     from board.sensing import DEAD_MS
 
     slot = point_slot(24, 1)  # white's 24-point's second checker
-    model, sensing, buf, run = _start_rig(dead=slot)
+    model, sensing, buf, run = _start_rig(dead=[slot])
     run(DEAD_MS - 200)
     assert sensing.frame[slot] == 0 and not sensing.blind_moved and sensing.blind() == []
     run(400)
@@ -668,7 +684,7 @@ def test_a_checker_put_down_late_enables_its_slot_again():
     from board.sensing import DEAD_MS
 
     slot = point_slot(24, 1)
-    model, sensing, buf, run = _start_rig(leave_out=slot)
+    model, sensing, buf, run = _start_rig(leave_out=[slot])
     run(DEAD_MS + 200)  # the last checker is late: the slot looks dead
     assert sensing.blind() == [slot]
     sensing.blind_moved = False
@@ -678,13 +694,82 @@ def test_a_checker_put_down_late_enables_its_slot_again():
     assert sensing.frame[slot] == 1
 
 
-def test_no_sensor_is_found_dead_while_two_slots_disagree_or_the_board_agrees():
+def test_weak_checkers_far_off_centre_are_seen_where_a_restore_asks_for_them():
+    # Issue 29's stress past 4 mm: a magnet 25 % weak, 5 mm off its sensor, reads 46 % of
+    # the level of one, under the empty/1 boundary. At the set-up such checkers were never
+    # seen (the set's strength is learned once the start is seen), and with dead sensors
+    # beside them no sensor could be found dead either: the set-up never ended. Where the
+    # board asks for a checker, its colour from 3/8 of the level on is that checker; where
+    # it asks for none, such a reading is still empty.
+    from bgcore import Position
+    from board.layout import heights_from_counts
+
+    clock = SimClock()
+    model = SensorModel(clock, seed=4, noise=3.0, steps=(395, 80, 28, 5))
+    buf = array("H", bytes(2 * SLOTS))
+    offsets, faulty = calibrate(frames(model, buf, 32))
+    start = Position.initial()
+    codes = heights_from_counts(start.mover, start.opponent)
+    model.set_heights(codes)
+    for asked in (False, True):
+        sensing = Sensing(clock, offsets=offsets)
+        if asked:
+            sensing.expect(codes)
+        for _ in range(40):
+            clock.advance(SCAN_MS)
+            model.read_into(buf)
+            sensing.scan(buf)
+        if asked:
+            assert list(sensing.frame) == list(codes)
+        else:
+            assert list(sensing.frame) == [0] * SLOTS
+
+
+def test_up_to_three_dead_sensors_under_the_starting_position_are_found_together():
+    # Issue 29: with two dead, the set-up never ended (thousands of restore requests): the
+    # board waited for a single slot alone in disagreeing. Both of the 24-point's checkers
+    # unseen, or three slots on three points: found together, each named.
     from board.sensing import DEAD_MS
 
-    model, sensing, buf, run = _start_rig(dead=point_slot(24, 1), leave_out=point_slot(6, 0))
+    for dead in ([point_slot(24, 0), point_slot(24, 1)],
+                 [point_slot(24, 1), point_slot(6, 2), point_slot(13, 4)]):
+        model, sensing, buf, run = _start_rig(dead=dead)
+        run(DEAD_MS - 200)
+        assert sensing.blind() == [] and not sensing.blind_moved
+        run(400)
+        assert sensing.blind_moved and sensing.blind() == sorted(dead), sensing.blind()
+        assert sensing.blind(2) == sorted(dead)
+
+
+def test_two_checkers_put_down_late_enable_their_slots_again_one_by_one():
+    from board.sensing import DEAD_MS
+
+    late = [point_slot(24, 1), point_slot(8, 0)]  # white's 24- and 8-points
+    model, sensing, buf, run = _start_rig(leave_out=late)
+    run(DEAD_MS + 200)  # both checkers late: their slots look dead
+    assert sensing.blind() == sorted(late)
+    model.set_slot(late[1], 1)
+    run(600)
+    assert sensing.blind() == [late[0]] and sensing.frame[late[1]] == 1
+    model.set_slot(late[0], 1)
+    run(600)
+    assert sensing.blind() == [] and sensing.frame[late[0]] == 1
+
+
+def test_no_sensor_is_found_dead_while_another_slot_disagrees_or_four_do_or_it_agrees():
+    from board.sensing import DEAD_MS
+
+    # A checker where none belongs: a person at work, not dead sensors.
+    model, sensing, buf, run = _start_rig(dead=[point_slot(24, 1)], extra=point_slot(3, 0))
     run(2 * DEAD_MS)
     assert sensing.blind() == []
-    model, sensing, buf, run = _start_rig(dead=point_slot(24, 1))
+    # Four slots reading empty: more than DEAD_AT_ONCE, checkers not yet put down.
+    model, sensing, buf, run = _start_rig(
+        dead=[point_slot(24, 1)],
+        leave_out=[point_slot(6, 0), point_slot(6, 1), point_slot(13, 0)])
+    run(2 * DEAD_MS)
+    assert sensing.blind() == []
+    model, sensing, buf, run = _start_rig(dead=[point_slot(24, 1)])
     run(200)
     sensing.confirm(buf)  # the board agrees (say, by its counts): no restore
     run(2 * DEAD_MS)

@@ -4,6 +4,7 @@ from array import array
 
 from board.layout import SLOTS, point_slot
 from sim.faults import fault
+from sensing_rig import raises
 from sim.sensor_model import MID, SensorModel, SimClock
 
 
@@ -188,6 +189,21 @@ def test_checkers_differ_and_land_off_centre_within_their_bounds():
     two = _stack_field(model, s, (2,))[0]
     assert two - one >= int(155.9 * 0.95) - 1  # the second checker adds its own share
     assert _stack_field(model, s, (1,))[0] == one  # the top one leaves: the bottom one stays
+
+
+def test_checkers_land_as_far_off_centre_as_the_field_table_reaches():
+    # Issue 29: off_centre stopped at 4 mm (5 raised IndexError); the table goes to 16 mm,
+    # half-way to the next slot, where a checker reads nothing (-10.9 counts).
+    quiet = {"noise": 0.0, "gain_spread": 0.0, "kernels": [], "table": [()] * SLOTS}
+    model = SensorModel(SimClock(), seed=3, off_centre=16.0, **quiet)
+    s = point_slot(9, 1)
+    ones = []
+    for _ in range(80):
+        model.set_slot(s, 0)
+        ones.append(_stack_field(model, s, (1,))[0])
+    assert min(ones) >= -12 and max(ones) <= 860
+    assert min(ones) < 120 and max(ones) > 700  # 10 mm and more, 3 mm and less: both drawn
+    assert raises(ValueError, SensorModel, SimClock(), off_centre=16.5)
 
 
 def test_a_dead_sensor_sees_nothing_and_calibrates_like_a_good_one():

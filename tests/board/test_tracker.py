@@ -291,3 +291,17 @@ def test_a_blind_slots_checker_the_play_does_not_need_stays():
     t.lift(1)
     assert t.tracker.finish(t.sensed)
     assert sorted(moves(turn)) == [(1, 0), (2, 0)] and turn.position.mover[6] == 1
+
+
+def test_a_point_with_two_blind_slots_expects_to_see_only_the_others_checkers():
+    # Issue 29: a point's second blind slot replaced its first (one per point was kept),
+    # so the board expected to see a checker a blind slot holds and asked for it forever.
+    # White's 24-point is physical point 24 (slots 115..119); 6 checkers: 2, 1, 1, 1, 1.
+    s = Sensed([115, 116])
+    assert [s.visible(WHITE, 24, n) for n in range(7)] == [0, 0, 0, 1, 2, 3, 3]
+    assert [s.visible(BLACK, 1, n) for n in range(3)] == [0, 0, 0]  # black's 1 is physical 24
+    assert s.visible(WHITE, 23, 4) == 4
+    bar = Sensed([121, 123])  # white's bar slots 1 and 3
+    assert [bar.visible(WHITE, 25, n) for n in range(5)] == [0, 1, 1, 2, 2]
+    assert bar.visible(BLACK, 25, 4) == 4
+

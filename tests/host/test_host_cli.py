@@ -269,6 +269,35 @@ def test_monitor_once_shows_position_score_cube_and_events(capsys, board):
     assert "Position ID:" in out and "cube " in out and "last events:" in out
 
 
+def test_monitor_names_the_sensors_the_board_no_longer_trusts(capsys):
+    # Issue 29: the board's `state` lists them (`untrusted`); monitor says where they are.
+    def answers(cmd, args):
+        if cmd == "state":
+            return {"ok": True, "phase": "opening", "untrusted": [27, 116, 125]}
+        return handler(cmd, args)
+
+    runner = PtyBoard(FakeBoard(handler=answers)).start()
+    try:
+        code, out, err = run(capsys, "monitor", "--once", "--port", runner.path)
+    finally:
+        runner.stop()
+    assert code == 0, err
+    assert "sensors not trusted" in out
+    assert "point 6, slot 3; point 24, slot 2; black's bar, slot 2" in out, out
+
+
+def test_monitor_follows_the_blind_line_over_the_state_reply():
+    from bgboard.monitor import View
+
+    view = View()
+    view.board_state = {"phase": "setup", "untrusted": [116]}
+    assert "point 24, slot 2" in view.render()
+    view.apply_live({"live": "blind", "slots": [], "words": "every sensor is trusted"})
+    assert "not trusted" not in view.render()
+    view.apply_live({"live": "blind", "slots": [0, 123], "words": "..."})
+    assert "point 1, slot 1; white's bar, slot 4" in view.render()
+
+
 def test_calibrate_guides_reports_faulty_slots_and_saves(capsys, board):
     code, out, err = run(capsys, "calibrate", "--yes", "--port", board.path)
     assert code == 0, err
