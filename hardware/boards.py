@@ -119,6 +119,12 @@ def split(nl):
         for ref, pin in nodes:
             inst, lref = local[ref]
             by_inst.setdefault(inst, set()).add((lref, pin))
+        if len(by_inst) > 1:
+            for inst, lnodes in sorted(by_inst.items()):
+                if not any(r.startswith("J") for r, _ in lnodes):
+                    raise SystemExit("boards: net %s runs from %s to %s with no cable: the pin map "
+                                     "puts a sensor on another board's mux" % (
+                                         name, inst, ", ".join(i for i in sorted(by_inst) if i != inst)))
         for inst, lnodes in by_inst.items():
             lname = _local_net_name(inst, name, lnodes)
             if lname in nets[inst]:

@@ -1,18 +1,38 @@
 # Reference hardware (hardware/README.md). Included by the top-level Makefile.
 #
 # make hardware         ERC (any warning or error fails), netlist + BOM into hardware/build/,
-#                       pin map vs netlist pin for pin, and the committed outputs fresh:
+#                       pin map vs netlist pin for pin, each board's netlist (boards.py); the
+#                       boards laid out, routed and checked (pcb.py: DRC, copper vs netlist,
+#                       sensor positions) with their fab files in hardware/build/fab/; and the
+#                       committed outputs fresh:
 #                       hardware/bom.csv, hardware/field_table.json, hardware/wiring.svg.
 # make hardware-update  regenerate those committed outputs after changing pinmap.json,
 #                       geometry.json or the scripts (then commit them).
 
 HW := hardware
 HW_BUILD := $(HW)/build
+# KiCad's pcbnew module exists only for Debian's /usr/bin/python3: a second venv made from it
+# (with its system site packages) runs the board scripts; pcb.py needs nothing beyond pcbnew.
+KICAD_VENV := .venv-kicad
+KICAD_BIN := $(KICAD_VENV)/bin
 
-.PHONY: hardware hardware-update
+.PHONY: hardware hardware-update kicad-deps
 
-hardware: $(BIN)/.installed
+# KiCad 6 (pcbnew, footprints, symbols) from Debian, installed only when missing.
+kicad-deps:
+	@if [ ! -e /usr/lib/python3/dist-packages/pcbnew.py ] || [ ! -d /usr/share/kicad/footprints ]; then \
+	  echo "installing kicad kicad-footprints kicad-symbols (Debian)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kicad kicad-footprints kicad-symbols >/dev/null; \
+	fi
+
+$(KICAD_BIN)/.installed: | kicad-deps
+	/usr/bin/python3 -m venv --system-site-packages $(KICAD_VENV)
+	$(KICAD_BIN)/python -c "import pcbnew"
+	touch $@
+
+hardware: $(BIN)/.installed $(KICAD_BIN)/.installed
 	@$(BIN)/python $(HW)/circuit.py --out $(HW_BUILD) --bom-check $(HW)/bom.csv
+	@$(KICAD_BIN)/python $(HW)/pcb.py --boards $(HW_BUILD)/boards --out $(HW_BUILD)
 	@$(BIN)/python $(HW)/field_model.py --check
 	@$(BIN)/python $(HW)/wiring.py --check
 

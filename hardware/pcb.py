@@ -426,6 +426,8 @@ def main(argv):
     ap.add_argument("--boards", default=os.path.join(HERE, "build", "boards"))
     ap.add_argument("--out", default=os.path.join(HERE, "build"))
     ap.add_argument("--design", action="append", choices=sorted(LAYOUTS))
+    ap.add_argument("--check", metavar="PCB_DIR",
+                    help="only check the boards already in PCB_DIR (DESIGN.kicad_pcb), build nothing")
     args = ap.parse_args(argv)
     import pcbcheck
 
@@ -433,21 +435,32 @@ def main(argv):
     pinmap = hwspec.load_pinmap()
     rules = load_rules()
     outdir = os.path.join(args.out, "pcb")
-    os.makedirs(outdir, exist_ok=True)
+    if not args.check:
+        os.makedirs(outdir, exist_ok=True)
     status = 0
     for design in args.design or sorted(LAYOUTS):
         t0 = time.time()
         nl = read_netlist(os.path.join(args.boards, design + ".net"))
-        board = build_board(design, nl, geo, rules)
-        path = os.path.join(outdir, design + ".kicad_pcb")
-        board.Save(path)
-        board = fill_planes(path)
-        viol, unconn, _ = run_drc(board, os.path.join(outdir, design + "-drc.txt"))
+        if args.check:
+            path = os.path.join(args.check, design + ".kicad_pcb")
+            if not os.path.exists(path):
+                print("pcb: %s: no board %s (run `make hardware`)" % (design, path))
+                status = 1
+                continue
+            board = pcbnew.LoadBoard(path)
+            drc_path = os.path.join(args.check, design + "-drc.txt")
+        else:
+            board = build_board(design, nl, geo, rules)
+            path = os.path.join(outdir, design + ".kicad_pcb")
+            board.Save(path)
+            board = fill_planes(path)
+            drc_path = os.path.join(outdir, design + "-drc.txt")
+        viol, unconn, _ = run_drc(board, drc_path)
         problems = pcbcheck.check_connectivity(board, nl)
         problems += pcbcheck.check_positions(board, design, geo, pinmap)
         if viol or unconn:
             problems.insert(0, "DRC: %d violations, %d unconnected pads (%s)"
-                            % (viol, unconn, os.path.relpath(os.path.join(outdir, design + "-drc.txt"))))
+                            % (viol, unconn, drc_path))
         for p in problems[:20]:
             print("pcb: %s: %s" % (design, p))
         if problems:
