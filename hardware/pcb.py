@@ -142,7 +142,88 @@ def bar_transforms(geo):
     return {"bar_black": (-w / 2, bottom, False), "bar_white": (w / 2, -bottom, True)}
 
 
-LAYOUTS = {"quarter": (quarter_layout, quarter_transforms), "bar": (bar_layout, bar_transforms)}
+# The controller: no sensors, so no fixed positions; its parts are packed in rows by their
+# bounding boxes (silkscreen included, so nothing overlaps), in an order that keeps each group
+# together: the cables along the top, the Pico and the logic, the buttons, power along the bottom.
+CONTROLLER_W = 120.0
+CONTROLLER_ROWS = (
+    ("J6", "J7", "J8", "J9"),
+    ("A1", "U9", "C9", "R1", "U10", "C10", "R2", "J2", "J3", "J4", "R3", "R4"),
+    ("SW1", "SW2", "SW3", "SW4", "SW5", "SW6"),
+    ("J1", "D1", "R5", "R6", "D2", "C11", "C13", "JP1", "C12", "J5"),
+)
+CONTROLLER_GAP = 5.0
+CONTROLLER_EDGE = 3.0
+
+
+def controller_layout(geo, footprints=None):
+    """Packed positions; needs the loaded footprints (their sizes), so it is called twice:
+    first for the list of refs (footprints None), then with them."""
+    place = {ref: (0.0, 0.0, 0) for row in CONTROLLER_ROWS for ref in row}
+    if footprints is None:
+        return place, (CONTROLLER_W, 0.0)
+    y = CONTROLLER_EDGE
+    for row in CONTROLLER_ROWS:
+        x = CONTROLLER_EDGE
+        tallest = 0.0
+        for ref in row:
+            f = footprints[ref]
+            f.SetPosition(pt(0, 0))
+            bb = f.GetBoundingBox(False, False)
+            x0, y0 = pcbnew.ToMM(bb.GetX()), pcbnew.ToMM(bb.GetY())
+            w, h = pcbnew.ToMM(bb.GetWidth()), pcbnew.ToMM(bb.GetHeight())
+            if x + w > CONTROLLER_W - CONTROLLER_EDGE:
+                x = CONTROLLER_EDGE
+                y += tallest + CONTROLLER_GAP
+                tallest = 0.0
+            place[ref] = (round((x - x0) * 2) / 2, round((y - y0) * 2) / 2, 0)
+            x += w + CONTROLLER_GAP
+            tallest = max(tallest, h)
+        y += tallest + CONTROLLER_GAP
+    return place, (CONTROLLER_W, y - CONTROLLER_GAP + CONTROLLER_EDGE)
+
+
+LAYOUTS = {"quarter": (quarter_layout, quarter_transforms), "bar": (bar_layout, bar_transforms),
+           "controller": (controller_layout, lambda geo: {})}
+
+
+def pico_footprint():
+    """Raspberry Pi Pico, through-hole (KiCad 6's library lacks it): from the datasheet, 40
+    pins at 2.54 mm in two rows 17.78 mm apart, pin 1 at the USB end on the left, the module
+    51 x 21 mm. Origin at the module's centre."""
+    f = pcbnew.FOOTPRINT(None)
+    f.SetFPID(pcbnew.LIB_ID("Module", "RaspberryPi_Pico_Common_THT"))
+    f.SetAttributes(pcbnew.FP_THROUGH_HOLE)
+    for n in range(1, 41):
+        if n <= 20:
+            x, y = -17.78 / 2, -24.13 + 2.54 * (n - 1)
+        else:
+            x, y = 17.78 / 2, 24.13 - 2.54 * (n - 21)
+        p = pcbnew.PAD(f)
+        p.SetNumber(str(n))
+        p.SetAttribute(pcbnew.PAD_ATTRIB_PTH)
+        p.SetLayerSet(pcbnew.PAD.PTHMask())
+        p.SetShape(pcbnew.PAD_SHAPE_RECT if n == 1 else pcbnew.PAD_SHAPE_CIRCLE)
+        p.SetSize(pcbnew.wxSize(mm(1.7), mm(1.7)))
+        p.SetDrillSize(pcbnew.wxSize(mm(1.0), mm(1.0)))
+        p.SetPos0(pt(x, y))
+        p.SetPosition(pt(x, y))
+        f.Add(p)
+    for layer, (hw, hh), width in ((pcbnew.F_SilkS, (10.5, 25.5), 0.12), (pcbnew.F_CrtYd, (10.75, 25.75), 0.05),
+                                   (pcbnew.F_Fab, (10.5, 25.5), 0.1)):
+        corners = [(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)]
+        for a, b in zip(corners, corners[1:] + corners[:1]):
+            sh = pcbnew.FP_SHAPE(f)
+            sh.SetShape(pcbnew.SHAPE_T_SEGMENT)
+            sh.SetLayer(layer)
+            sh.SetWidth(mm(width))
+            sh.SetStart0(pt(*a))
+            sh.SetEnd0(pt(*b))
+            f.Add(sh)
+    f.Reference().SetPos0(pt(0, -27.0))
+    f.Value().SetPos0(pt(0, 27.0))
+    f.Value().SetLayer(pcbnew.F_Fab)
+    return f
 
 
 def to_frame(transform, x, y):
@@ -154,6 +235,8 @@ def to_frame(transform, x, y):
 
 
 def load_footprint(name):
+    if name == "Module:RaspberryPi_Pico_Common_THT":
+        return pico_footprint()
     lib, fp = name.split(":")
     path = os.path.join(FP_LIB, lib + ".pretty")
     f = pcbnew.FootprintLoad(path, fp)
@@ -223,7 +306,6 @@ def build_board(design, nl, geo, rules):
     place, (w, h) = LAYOUTS[design][0](geo)
     board = pcbnew.BOARD()
     apply_rules(board, rules)
-    outline(board, w, h)
     nets = {}
     for name in sorted(nl.nets):
         ni = pcbnew.NETINFO_ITEM(board, name)
@@ -236,6 +318,10 @@ def build_board(design, nl, geo, rules):
         f = load_footprint(info["footprint"])
         f.SetReference(ref)
         f.SetValue(info["value"])
+        fps[ref] = f
+    if design == "controller":
+        place, (w, h) = controller_layout(geo, fps)
+    for ref, f in fps.items():
         x, y, deg = place[ref]
         f.SetPosition(pt(x, y))
         if deg:
@@ -243,7 +329,7 @@ def build_board(design, nl, geo, rules):
         if (x, y - SENSOR_CAP_DY, 0) in place.values() and ref.startswith("C"):
             f.Reference().SetPosition(pt(x, y + 1.45))  # under the capacitor, clear of its sensor
         board.Add(f)
-        fps[ref] = f
+    outline(board, w, h)
     for name, nodes in nl.nets.items():
         for ref, pin in nodes:
             pads = [p for p in fps[ref].Pads() if p.GetNumber() == pin]
