@@ -28,16 +28,18 @@ kicad-deps:
 $(KICAD_BIN)/.installed: | kicad-deps
 	/usr/bin/python3 -m venv --system-site-packages $(KICAD_VENV)
 	$(KICAD_BIN)/python -c "import pcbnew"
+	$(KICAD_BIN)/pip install -q -c constraints.txt pillow  # the board previews (fab.py)
 	touch $@
 
 hardware: $(BIN)/.installed $(KICAD_BIN)/.installed
 	@$(BIN)/python $(HW)/circuit.py --out $(HW_BUILD) --bom-check $(HW)/bom.csv
-	@$(KICAD_BIN)/python $(HW)/pcb.py --boards $(HW_BUILD)/boards --out $(HW_BUILD)
+	@$(KICAD_BIN)/python $(HW)/pcb.py --boards $(HW_BUILD)/boards --out $(HW_BUILD) --renders $(HW)/renders
 	@$(BIN)/python $(HW)/field_model.py --check
 	@$(BIN)/python $(HW)/wiring.py --check
 
-hardware-update: $(BIN)/.installed
+hardware-update: $(BIN)/.installed $(KICAD_BIN)/.installed
 	$(BIN)/python $(HW)/circuit.py --out $(HW_BUILD)
 	cp $(HW_BUILD)/bom.csv $(HW)/bom.csv
+	$(KICAD_BIN)/python $(HW)/pcb.py --boards $(HW_BUILD)/boards --out $(HW_BUILD) --update-renders $(HW)/renders
 	$(BIN)/python $(HW)/field_model.py
 	$(BIN)/python $(HW)/wiring.py

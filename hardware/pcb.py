@@ -16,6 +16,7 @@ Runs under Debian's /usr/bin/python3 (where pcbnew lives): the Makefile's .venv-
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 
@@ -502,6 +503,14 @@ def run_drc(board, path):
     return int(viol.group(1)), int(unconn.group(1)), text
 
 
+def same_file(a, b):
+    try:
+        with open(a, "rb") as f, open(b, "rb") as g:
+            return f.read() == g.read()
+    except OSError:
+        return False
+
+
 def read_netlist(path):
     with open(path) as f:
         return netcheck.parse_netlist(f.read())
@@ -512,6 +521,9 @@ def main(argv):
     ap.add_argument("--boards", default=os.path.join(HERE, "build", "boards"))
     ap.add_argument("--out", default=os.path.join(HERE, "build"))
     ap.add_argument("--design", action="append", choices=sorted(LAYOUTS))
+    ap.add_argument("--renders", metavar="DIR",
+                    help="fail unless DIR holds the same DESIGN-top/bottom.png previews (the README's)")
+    ap.add_argument("--update-renders", metavar="DIR", help="copy the previews into DIR")
     ap.add_argument("--check", metavar="PCB_DIR",
                     help="only check the boards already in PCB_DIR (DESIGN.kicad_pcb), build nothing")
     args = ap.parse_args(argv)
@@ -552,10 +564,27 @@ def main(argv):
         if problems:
             status = 1
             continue
+        fab_note = ""
+        if not args.check:
+            import fab
+
+            files = fab.write(board, nl, design, os.path.join(args.out, "fab"))
+            fab_note = "; fab files in %s" % os.path.relpath(os.path.dirname(files[0]), os.getcwd())
+            for side in ("top", "bottom"):
+                png = os.path.join(args.out, "fab", design, "%s-%s.png" % (design, side))
+                if args.update_renders:
+                    os.makedirs(args.update_renders, exist_ok=True)
+                    shutil.copy(png, args.update_renders)
+                elif args.renders and not same_file(png, os.path.join(args.renders, os.path.basename(png))):
+                    print("pcb: %s: %s is stale: run `make hardware-update`"
+                          % (design, os.path.join(args.renders, os.path.basename(png))))
+                    status = 1
+        sensors = len(pcbcheck.sensor_refs(design))
         print("pcb: %s: %d footprints, %d tracks, %d vias; DRC 0 violations 0 unconnected; copper = "
-              "netlist; positions within 0.1 mm (%.1f s)"
+              "netlist; %d sensor positions within 0.1 mm%s (%.1f s)"
               % (design, len(board.GetFootprints()), sum(1 for t in board.GetTracks() if t.GetClass() == "PCB_TRACK"),
-                 sum(1 for t in board.GetTracks() if t.GetClass() == "PCB_VIA"), time.time() - t0))
+                 sum(1 for t in board.GetTracks() if t.GetClass() == "PCB_VIA"), sensors, fab_note,
+                 time.time() - t0))
     return status
 
 

@@ -167,6 +167,16 @@ def check_connectivity(board, nl):
     return problems
 
 
+def sensor_refs(design):
+    """(logical slot, instance, local designator) of every sensor on this design's boards."""
+    out = []
+    for sid in range(hwspec.SENSORS):
+        inst, local = boards.place_of("U" + netcheck.sensor_ref(sid))
+        if boards.INSTANCES[inst] == design:
+            out.append((sid, inst, local))
+    return out
+
+
 def check_positions(board, design, geo, pinmap, tolerance=0.1):
     """Every sensor of every instance of this design on its slot (playing frame), as sentences."""
     import pcb
@@ -174,10 +184,7 @@ def check_positions(board, design, geo, pinmap, tolerance=0.1):
     problems = []
     transforms = pcb.LAYOUTS[design][1](geo)
     checked = 0
-    for sid in range(hwspec.SENSORS):
-        inst, local = boards.place_of("U" + netcheck.sensor_ref(sid))
-        if boards.INSTANCES[inst] != design:
-            continue
+    for sid, inst, local in sensor_refs(design):
         f = board.FindFootprintByReference(local)
         if f is None:
             problems.append("slot %s: no %s on the %s board" % (hwspec.slot_name(sid), local, design))
