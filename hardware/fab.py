@@ -203,6 +203,7 @@ def raster(board, side, path):
 
 
 def write(board, nl, name, outdir):
-    outdir = os.path.join(outdir, name)
+    # absolute: pcbnew's plotter takes a relative directory as relative to the board file
+    outdir = os.path.abspath(os.path.join(outdir, name))
     os.makedirs(outdir, exist_ok=True)
     return [gerbers(board, name, outdir), cpl(board, name, outdir), bom(nl, name, outdir)] + renders(board, name, outdir)

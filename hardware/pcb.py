@@ -15,6 +15,7 @@ Runs under Debian's /usr/bin/python3 (where pcbnew lives): the Makefile's .venv-
 
 import argparse
 import json
+import math
 import os
 import shutil
 import sys
@@ -181,7 +182,7 @@ def controller_layout(geo, footprints=None):
             x += w + CONTROLLER_GAP
             tallest = max(tallest, h)
         y += tallest + CONTROLLER_GAP
-    return place, (CONTROLLER_W, y - CONTROLLER_GAP + CONTROLLER_EDGE)
+    return place, (CONTROLLER_W, float(math.ceil(y - CONTROLLER_GAP + CONTROLLER_EDGE)))
 
 
 LAYOUTS = {"quarter": (quarter_layout, quarter_transforms), "bar": (bar_layout, bar_transforms),
