@@ -30,6 +30,12 @@ class Grid:
         n = self.nx * self.ny
         self.cells = [[FREE] * n for _ in range(LAYERS)]
         self.via_ok = [FREE] * n  # net allowed to drop a via here (FREE: any, BLOCKED: none)
+        nx = self.nx
+        self._off8 = (-nx - 1, -nx, -nx + 1, -1, 0, 1, nx - 1, nx, nx + 1)
+        for i in range(nx):  # the border: no via (see can_via)
+            self.via_ok[i] = self.via_ok[n - 1 - i] = BLOCKED
+        for j in range(self.ny):
+            self.via_ok[j * nx] = self.via_ok[j * nx + nx - 1] = BLOCKED
 
     # --- geometry ------------------------------------------------------------------------
     def index(self, i, j):
@@ -88,12 +94,20 @@ class Grid:
                     yield self.index(ii, jj)
 
     def can_via(self, idx, net):
-        if self.via_ok[idx] not in (FREE, net):
+        """A via of `net` fits on this cell: its own spot allowed, its 3 x 3 free on both layers.
+        (Hot: the search asks it on every step. Cells on the grid's border are never allowed,
+        the board edge blocks them, so the neighbour offsets cannot wrap around.)"""
+        v = self.via_ok[idx]
+        if v != FREE and v != net:
             return False
-        for n in self._neighbours8(idx):
-            for layer in range(LAYERS):
-                if self.cells[layer][n] not in (FREE, net):
-                    return False
+        front, back = self.cells
+        for o in self._off8:
+            a = front[idx + o]
+            if a != FREE and a != net:
+                return False
+            b = back[idx + o]
+            if b != FREE and b != net:
+                return False
         return True
 
     def occupy(self, path, net):
@@ -116,12 +130,15 @@ class Grid:
         targets = set(targets)
         if not targets:
             return None
-        tx = [self.xy(t[1]) for t in list(targets)[:64]]
-        p = self.pitch
+        # Heuristic: grid steps to the targets' bounding box (never more than the true cost).
+        nx = self.nx
+        ti = [t[1] % nx for t in targets]
+        tj = [t[1] // nx for t in targets]
+        i0, i1, j0, j1 = min(ti), max(ti), min(tj), max(tj)
 
         def h(idx):
-            x, y = self.xy(idx)
-            return min(abs(x - a) + abs(y - b) for a, b in tx) / p
+            i, j = idx % nx, idx // nx
+            return max(0, i0 - i, i - i1) + max(0, j0 - j, j - j1)
 
         cells = self.cells
         nx, ny = self.nx, self.ny
