@@ -9,7 +9,9 @@ the planes and writes OUT/pcb/DESIGN.kicad_pcb. Then, per board, it fails unless
   - KiCad's DRC finds 0 violations and 0 unconnected pads (OUT/pcb/DESIGN-drc.txt),
   - the copper read back from the saved file connects exactly the netlist's nets (pcbcheck.py),
   - every sensor, mapped into the playing area's frame for each instance, sits on its slot
-    within 0.1 mm (pcbcheck.py).
+    within 0.1 mm (pcbcheck.py),
+and writes the fab files into OUT/fab/DESIGN/ (fab.py). --check PCB_DIR only checks boards
+already built (the tests check broken copies this way).
 Runs under Debian's /usr/bin/python3 (where pcbnew lives): the Makefile's .venv-kicad.
 """
 
@@ -17,6 +19,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import sys
 import time
@@ -495,8 +498,6 @@ def run_drc(board, path):
     pcbnew.WriteDRCReport(board, path, pcbnew.EDA_UNITS_MILLIMETRES, True)
     with open(path) as f:
         text = f.read()
-    import re
-
     viol = re.search(r"\*\* Found (\d+) DRC violations \*\*", text)
     unconn = re.search(r"\*\* Found (\d+) unconnected pads \*\*", text)
     if not (viol and unconn):
