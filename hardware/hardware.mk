@@ -18,14 +18,18 @@ KICAD_BIN := $(KICAD_VENV)/bin
 
 .PHONY: hardware hardware-update kicad-deps
 
-# KiCad 6 (pcbnew, footprints, symbols) from Debian, installed only when missing.
+# KiCad 6 (pcbnew, footprints, symbols) and python3-venv from Debian, installed only when missing.
 kicad-deps:
-	@if [ ! -e /usr/lib/python3/dist-packages/pcbnew.py ] || [ ! -d /usr/share/kicad/footprints ]; then \
-	  echo "installing kicad kicad-footprints kicad-symbols (Debian)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kicad kicad-footprints kicad-symbols >/dev/null; \
+	@missing=""; \
+	[ -e /usr/lib/python3/dist-packages/pcbnew.py ] || missing="$$missing kicad"; \
+	[ -d /usr/share/kicad/footprints ] || missing="$$missing kicad-footprints kicad-symbols"; \
+	/usr/bin/python3 -c "import ensurepip" 2>/dev/null || missing="$$missing python3-venv"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing (Debian)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-$(KICAD_BIN)/.installed: | kicad-deps
+$(KICAD_BIN)/.installed: constraints.txt | kicad-deps
 	/usr/bin/python3 -m venv --system-site-packages $(KICAD_VENV)
 	$(KICAD_BIN)/python -c "import pcbnew"
 	$(KICAD_BIN)/pip install -q -c constraints.txt pillow  # the board previews (fab.py)

@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HW = os.path.join(ROOT, "hardware")
 sys.path.insert(0, HW)
@@ -28,9 +30,16 @@ def build(out, pinmap=None):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)
 
 
-def test_each_design_fits_all_its_instances_and_the_parts_add_up(tmp_path):
-    res = build(tmp_path)
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("boards")
+    res = build(out)
     assert res.returncode == 0, res.stdout + res.stderr
+    return out
+
+
+def test_each_design_fits_all_its_instances_and_the_parts_add_up(built):
+    tmp_path = built
     with open(tmp_path / "bgboard.net") as f:
         whole = netcheck.parse_netlist(f.read())
     split = boards.split(whole)
@@ -49,10 +58,8 @@ def test_each_design_fits_all_its_instances_and_the_parts_add_up(tmp_path):
         assert q.net("U2", netcheck.MUX_I[10 + s]) == "OUT_U1%d" % (s + 1)
 
 
-def test_two_instances_that_differ_are_reported(tmp_path):
-    res = build(tmp_path)
-    assert res.returncode == 0, res.stdout + res.stderr
-    with open(tmp_path / "bgboard.net") as f:
+def test_two_instances_that_differ_are_reported(built):
+    with open(built / "bgboard.net") as f:
         split = boards.split(netcheck.parse_netlist(f.read()))
     # quarter 3 wired with two sensors' outputs swapped: no longer the same board as quarter 1
     nets = split["quarter3"].nets
