@@ -99,7 +99,7 @@ def cpl(board, name, outdir):
     path = os.path.join(outdir, name + "-cpl.csv")
     rows = []
     for f in board.GetFootprints():
-        if f.GetAttributes() & pcbnew.FP_THROUGH_HOLE:
+        if f.GetAttributes() & (pcbnew.FP_THROUGH_HOLE | pcbnew.FP_EXCLUDE_FROM_POS_FILES):
             continue
         pos = f.GetPosition()
         rows.append((f.GetReference(), "%.3f" % pcbnew.ToMM(pos.x), "%.3f" % -pcbnew.ToMM(pos.y),

@@ -96,6 +96,10 @@ def quarter_layout(geo):
         place["U" + ref] = (x, ym, 0)
         place["C" + ref] = (x + 9.0, ym - 7.0, 90)
         place["Q" + ref] = (x, ym + 11.0, 0)
+    # M3 mounting holes in free squares near the corners (22.6 mm from the nearest sensors)
+    for n, (c, s) in enumerate(((4, 3), (4, 0), (0, 0), (2, 3)), 1):
+        x, y = quarter_sensor_xy(geo, c, s)
+        place["H%d" % n] = (x + pitch / 2, y - pitch / 2, 0)
     x0, y4 = quarter_sensor_xy(geo, 0, 4)
     place["J1"] = (x0 + pitch / 2 - 1.27, y4 + 6.0, 0)
     x0, y1 = quarter_sensor_xy(geo, 0, 1)
@@ -136,6 +140,10 @@ def bar_layout(geo):
         x, y = bar_sensor_xy(geo, k)
         place["U%d" % (k + 1)] = (x, y, 0)
         place["C%d" % (k + 1)] = (x, y + SENSOR_CAP_DY, 0)
+    # M3 mounting holes between slots 1-2 and 2-3 (use nylon screws: 19 mm from a sensor)
+    for n, k in enumerate((1, 2), 1):
+        x, y = bar_sensor_xy(geo, k)
+        place["H%d" % n] = ((6.0 if n == 1 else BAR_W - 6.0), y - 16.0, 0)
     place["J1"] = (BAR_W - 6.0, 6.0, 270)  # to the quarter on the right
     place["J2"] = (6.0, 6.0, 270)  # to the quarter on the left
     return place, bar_size(geo)
@@ -150,7 +158,7 @@ def bar_transforms(geo):
 # The controller: no sensors, so no fixed positions; its parts are packed in rows by their
 # bounding boxes (silkscreen included, so nothing overlaps), in an order that keeps each group
 # together: the cables along the top, the Pico and the logic, the buttons, power along the bottom.
-CONTROLLER_W = 120.0
+CONTROLLER_W = 130.0
 CONTROLLER_ROWS = (
     ("J6", "J7", "J8", "J9"),
     ("A1", "U9", "C9", "R1", "U10", "C10", "R2", "J2", "J3", "J4", "R3", "R4"),
@@ -158,7 +166,7 @@ CONTROLLER_ROWS = (
     ("J1", "D1", "R5", "R6", "D2", "C11", "C13", "JP1", "C12", "J5"),
 )
 CONTROLLER_GAP = 5.0
-CONTROLLER_EDGE = 3.0
+CONTROLLER_EDGE = 8.0  # room for an M3 mounting hole 4 mm in from each corner
 
 
 def controller_layout(geo, footprints=None):
@@ -185,7 +193,10 @@ def controller_layout(geo, footprints=None):
             x += w + CONTROLLER_GAP
             tallest = max(tallest, h)
         y += tallest + CONTROLLER_GAP
-    return place, (CONTROLLER_W, float(math.ceil(y - CONTROLLER_GAP + CONTROLLER_EDGE)))
+    h = float(math.ceil(y - CONTROLLER_GAP + CONTROLLER_EDGE))
+    for n, (x, y) in enumerate(((4, 4), (CONTROLLER_W - 4, 4), (4, h - 4), (CONTROLLER_W - 4, h - 4)), 1):
+        place["H%d" % n] = (x, y, 0)
+    return place, (CONTROLLER_W, h)
 
 
 LAYOUTS = {"quarter": (quarter_layout, quarter_transforms), "bar": (bar_layout, bar_transforms),
@@ -237,6 +248,9 @@ def to_frame(transform, x, y):
 
 
 # --- building a board ------------------------------------------------------------------------
+
+
+MOUNTING_HOLE = "MountingHole:MountingHole_3.2mm_M3"
 
 
 def load_footprint(name):
@@ -326,6 +340,12 @@ def build_board(design, nl, geo, rules):
         fps[ref] = f
     if design == "controller":
         place, (w, h) = controller_layout(geo, fps)
+    for ref in sorted(r for r in place if r.startswith("H")):  # mounting holes: not in the netlist
+        f = load_footprint(MOUNTING_HOLE)
+        f.SetReference(ref)
+        f.SetValue("M3")
+        f.Reference().SetVisible(False)  # nothing to print beside a hole (and room near edges)
+        fps[ref] = f
     for ref, f in fps.items():
         x, y, deg = place[ref]
         f.SetPosition(pt(x, y))
