@@ -155,5 +155,5 @@ bench-pico: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed
 	$(BIN)/python tests/bench/bench_pico.py --match 1
 
 clean:
-	rm -rf $(VENV) typings build
+	rm -rf $(VENV) $(KICAD_VENV) typings build
 include hardware/hardware.mk

@@ -4,7 +4,7 @@
 
 Builds the circuit with every GPIO assignment and every sensor's (bank, channel) taken from
 pinmap.json, runs SKiDL's electrical rules check (any warning or error fails), writes
-DIR/bgboard.net (KiCad netlist) and DIR/bom.csv (built from the circuit's part objects: SKiDL's
+DIR/bgboard.net (KiCad netlist), DIR/boards/DESIGN.net (each board's part of it, boards.py) and DIR/bom.csv (built from the circuit's part objects: SKiDL's
 own XML/BOM writer is broken), then re-reads the netlist it wrote and checks it against the pin
 map pin for pin (netcheck.py). Exit status 0 only if all of that passed.
 
@@ -14,6 +14,8 @@ Reference designators (also on the silkscreen and in hardware/README.md):
   Q1..Q8    AO3401A bank switch 0..7   U1PPS    DRV5055 of point PP slot S (U1010..U1244)
   U125k     white bar slot k           U126k    black bar slot k      (C1PPS: its 100 nF)
   SW1..SW6  buttons (value = role)     J1 5 V in, J2 LED strip, J3 UART, J4 I2C, J5 LED power
+  J6..J9    ribbon to quarter 1..4     J1q1 its other end on quarter q, J1q2 quarter q's bar cable,
+  J2q       that cable's end on the bar half (boards.py: which part sits on which board)
 """
 
 import argparse
@@ -52,6 +54,8 @@ FP = {
     "jst3": "Connector_JST:JST_XH_B3B-XH-A_1x03_P2.50mm_Vertical",
     "hdr3": "Connector_PinHeader_2.54mm:PinHeader_1x03_P2.54mm_Vertical",
     "hdr4": "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical",
+    "idc10": "Connector_IDC:IDC-Header_2x05_P2.54mm_Vertical",
+    "jst5": "Connector_JST:JST_XH_B5B-XH-A_1x05_P2.50mm_Vertical",
 }
 
 
@@ -270,6 +274,13 @@ def build(skidl, pinmap):
             out += hall["OUT"], mux["I%d" % ch]
             cap("C" + ref, "100n", FP["c0603"], vb, gnd)
 
+    # --- cables between the boards (boards.py): the controller's J6..J9 to each quarter's J1q1
+    # (10-way ribbon), each quarter's J1q2 to its bar half's J2q (5-way). A cable is a wire, so
+    # both ends are on the same net and the pin map check above still sees one circuit.
+    quarter_cable(S, make, part("Connector_Generic", "Conn_02x05_Odd_Even", footprint=FP["idc10"]),
+                  part("Connector_Generic", "Conn_01x05", footprint=FP["jst5"]), pinmap,
+                  v3, gnd, sel, adc)
+
     # --- LEDs: 3.3 V data -> 74AHCT125 at 5 V -> 330 ohm -> strip; 1000 uF on the strip -------
     buf = make(buf_t, "U10", "74AHCT125")
     buf["VCC"] += v5
@@ -317,6 +328,31 @@ def build(skidl, pinmap):
     j4[4] += gnd
     res("R3", "4k7", v3, sda)
     res("R4", "4k7", v3, scl)
+
+
+def quarter_cable(S, make, idc_t, jst_t, pinmap, v3, gnd, sel, adc):
+    """The inter-board connectors (pin meaning in boards.QUARTER_CABLE / BAR_CABLE)."""
+    import boards
+
+    nets = {n.name: n for n in builtins.default_circuit.nets}
+    for q in range(1, 5):
+        lo, hi = boards.quarter_banks(q)
+        by_role = {"+3V3": v3, "GND": gnd, "HALL_ADC": adc,
+                   "BANK_LO_N": nets["BANK%d_N" % lo], "BANK_HI_N": nets["BANK%d_N" % hi]}
+        for i in range(4):
+            by_role["MUX_S%d" % i] = sel[i]
+        ends = [make(idc_t, "J%d" % (5 + q), "quarter %d cable" % q),
+                make(idc_t, "J1%d1" % q, "controller cable")]
+        for pin, role in enumerate(boards.QUARTER_CABLE, 1):
+            for j in ends:
+                j[pin] += by_role[role]
+        by_role = {"GND": gnd, "VBANK_LO": nets["VBANK%d" % lo], "VBANK_HI": nets["VBANK%d" % hi],
+                   "BAR_LO": boards.bar_out_net(nets, pinmap, lo),
+                   "BAR_HI": boards.bar_out_net(nets, pinmap, hi)}
+        ends = [make(jst_t, "J1%d2" % q, "bar cable"), make(jst_t, "J2%d" % q, "quarter cable")]
+        for pin, role in enumerate(boards.BAR_CABLE, 1):
+            for j in ends:
+                j[pin] += by_role[role]
 
 
 def run_erc(skidl):
@@ -373,9 +409,17 @@ def main(argv):
     with open(os.path.join(out, "bom.csv"), "w") as f:
         f.write(text)
     with open(net_path) as f:
-        problems = netcheck.check(netcheck.parse_netlist(f.read()), pinmap)
+        whole = netcheck.parse_netlist(f.read())
+    problems = netcheck.check(whole, pinmap)
     for p in problems:
         print("circuit: pin map and circuit disagree: " + p)
+    if problems:
+        return 1
+    import boards
+
+    problems = boards.write_board_netlists(whole, os.path.join(out, "boards"))
+    for p in problems:
+        print("circuit: board split: " + p)
     if problems:
         return 1
     if bom_check:

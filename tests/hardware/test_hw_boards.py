@@ -1,0 +1,80 @@
+"""The split of the circuit into boards (hardware/boards.py): one quarter design fits all four
+quarters and one bar design both halves for the pin map in use; a pin map that would need
+different boards, or wires between boards without a cable, is refused."""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HW = os.path.join(ROOT, "hardware")
+sys.path.insert(0, HW)
+
+import boards  # noqa: E402
+import hwspec  # noqa: E402
+import netcheck  # noqa: E402
+
+
+def build(out, pinmap=None):
+    cmd = [sys.executable, os.path.join(HW, "circuit.py"), "--out", str(out)]
+    if pinmap is not None:
+        path = os.path.join(str(out), "pinmap.json")
+        os.makedirs(str(out), exist_ok=True)
+        with open(path, "w") as f:
+            json.dump(pinmap, f)
+        cmd += ["--pinmap", path]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("boards")
+    res = build(out)
+    assert res.returncode == 0, res.stdout + res.stderr
+    return out
+
+
+def test_each_design_fits_all_its_instances_and_the_parts_add_up(built):
+    tmp_path = built
+    with open(tmp_path / "bgboard.net") as f:
+        whole = netcheck.parse_netlist(f.read())
+    split = boards.split(whole)
+    assert boards.check_designs(split) == []
+    counts = {inst: len(nl.parts) for inst, nl in split.items()}
+    assert counts == {"quarter1": 68, "quarter2": 68, "quarter3": 68, "quarter4": 68,
+                      "bar_black": 10, "bar_white": 10, "controller": 32}
+    assert sum(counts.values()) == len(whole.parts)
+    for design in boards.DESIGNS:
+        assert (tmp_path / "boards" / (design + ".net")).exists()
+    q = netcheck.parse_netlist((tmp_path / "boards" / "quarter.net").read_text())
+    # The ribbon's pin meaning, and the mux inputs of the quarter's column 0 (its hi bank, i = 2).
+    for pin, role in enumerate(boards.QUARTER_CABLE, 1):
+        assert q.net("J1", pin) == role
+    for s in range(5):
+        assert q.net("U2", netcheck.MUX_I[10 + s]) == "OUT_U1%d" % (s + 1)
+
+
+def test_two_instances_that_differ_are_reported(built):
+    with open(built / "bgboard.net") as f:
+        split = boards.split(netcheck.parse_netlist(f.read()))
+    # quarter 3 wired with two sensors' outputs swapped: no longer the same board as quarter 1
+    nets = split["quarter3"].nets
+    a, b = nets["OUT_U11"], nets["OUT_U12"]
+    (ma,), (mb,) = [n for n in a if n[0] == "U2"], [n for n in b if n[0] == "U2"]
+    nets["OUT_U11"] = (a - {ma}) | {mb}
+    nets["OUT_U12"] = (b - {mb}) | {ma}
+    problems = boards.check_designs(split)
+    assert len(problems) == 1 and problems[0].startswith("quarter3 is not the same board as quarter1"), problems
+
+
+def test_a_pin_map_that_puts_a_sensor_on_another_quarters_mux_is_refused(tmp_path):
+    pm = copy.deepcopy(hwspec.load_pinmap())
+    pts = pm["sensors"]["points"]
+    pts[0][0], pts[6][0] = pts[6][0], pts[0][0]  # P1.0 onto bank 2 (quarter 2), P7.0 onto bank 0
+    res = build(tmp_path, pm)
+    assert res.returncode != 0
+    assert "with no cable" in res.stdout + res.stderr, res.stdout + res.stderr
