@@ -255,11 +255,11 @@ def _not_a_play(path, msg):
     return ("%s: damaged (cut short?): roll %d of game %d (%s%s) is not a whole legal play; "
             "gnubg read %d whole game(s) and %d roll(s) of game %d before it"
             % (path, roll, game, dice or "?",
-               ": %s" % _steps(play.get("move")) if play.get("move") else "",
+               ": %s" % _step_words(play.get("move")) if play.get("move") else "",
                game - 1, roll - 1, game))
 
 
-def _steps(move):
+def _step_words(move):
     # gnubg's (from, to) steps, numbered as the .mat writes them (25 the bar, 0 off)
     return " ".join("%d/%d" % (a, b) for a, b in move)
 
@@ -319,26 +319,42 @@ def player_stats(stats, name):
 
 def _play_words(board, dice, move):
     # Our .mat notation for gnubg's (from, to) steps, checked by bgcore.
-    from bgboard.engine import turn_of
-    from bgcore import Position, notation
+    from bgcore import notation
 
     if not move:
         return "(no play)"
-    steps = [(int(a), int(b)) for a, b in move]
-    # gnubg keeps the order the file wrote the steps in: the same play reads the same
-    # whichever file it came from (the farthest checker first, as gnubg writes a play).
+    steps = _turn_steps(board, dice, move)
+    if steps is None:
+        return " ".join("%d/%d" % (int(a), int(b)) for a, b in move)
+    return notation(steps)
+
+
+def _steps(board, dice, move):
+    """gnubg's (from, to) checker steps of a play, in the mover's numbering (25 the bar, 0
+    off), as bgcore makes them (the same play from a .mat and an .sgf pairs its dice the
+    same way); none for a roll with no play."""
+    if not move:
+        return []
+    steps = _turn_steps(board, dice, move)
+    if steps is None:
+        return [[int(a), int(b)] for a, b in move if int(a) >= 1]
+    return [[s.src, s.dst] for s in steps]
+
+
+def _turn_steps(board, dice, move):
+    # bgcore's steps of gnubg's play, or None. gnubg keeps the order the file wrote the
+    # steps in: the same play reads the same whichever file it came from (the farthest
+    # checker first, as gnubg writes a play).
+    from bgboard.engine import turn_of
+    from bgcore import Position
+
+    steps = [(int(a), int(b)) for a, b in move if int(a) >= 1]
     for order in (sorted(steps, key=lambda s: (-s[0], -s[1])), steps):
         try:
-            return notation(turn_of(Position.from_id(board), tuple(dice), order).steps)
+            return turn_of(Position.from_id(board), tuple(dice), order).steps
         except ValueError:
             continue
-    return " ".join("%d/%d" % s for s in steps)
-
-
-def _steps(move):
-    """gnubg's (from, to) checker steps of a play, in the mover's numbering (25 the bar, 0
-    off); none for a roll with no play."""
-    return [[int(a), int(b)] for a, b in move or () if int(a) >= 1]
+    return None
 
 
 def plays_of(done, names):
@@ -365,7 +381,8 @@ def plays_of(done, names):
                         "name": names[who], "dice": list(r.get("dice", ())),
                         "play": _play_words(r["board"], r["dice"], r.get("move")),
                         "best": _play_words(r["board"], r["dice"], r.get("best")),
-                        "play_steps": _steps(r.get("move")), "best_steps": _steps(r.get("best")),
+                        "play_steps": _steps(r["board"], r["dice"], r.get("move")),
+                        "best_steps": _steps(r["board"], r["dice"], r.get("best")),
                         "lost": round(lost, 6), "skill": r.get("skill", ""),
                         "position_id": r["board"], "cube": cube, "cube_owner": owner,
                         "score": list(score), "length": length})
