@@ -201,6 +201,7 @@ def _heap(value):
 # The emulated Pico runs slower than a real one (see the README's figures) and boots the
 # firmware from its flash after a flash: its answers may take this long.
 PICO_ANSWER_S = 30.0
+PICO_BOOT_S = 60.0  # ...and its firmware's first answer after a start, as fast as it goes
 
 
 class FlashInUse(click.ClickException):
@@ -239,7 +240,7 @@ def _sim_pico(image, uf2, seed, speed, autoplay, length, games, log_dir, play_he
             # The autoplayers' hands are brisk (here only: the emulator is slow): a play
             # takes about half the emulated time.
             board = PicoBoard(partial if new else image, seed=seed, uf2=uf2, brisk=autoplay,
-                              speed=0 if new else speed)
+                              speed=0)
             port = board.start()
         except (OSError, PicoError) as e:
             raise click.ClickException("cannot start the emulated Pico: %s" % e) from None
@@ -247,9 +248,16 @@ def _sim_pico(image, uf2, seed, speed, autoplay, length, games, log_dir, play_he
             say("note: %s" % board.note)
         stop_on_sigterm()
         if new:
-            _flash_new_pico(board, port, image, speed)
+            _flash_new_pico(board, port, image)
+        # Up to the firmware's first answer as fast as the emulator goes, then at the
+        # user's speed: a script that connects as soon as it reads the port finds it free
+        # and the firmware answering.
+        if not _answers_hello(board):
+            say("the firmware on %s does not answer hello: flash it (`bgboard flash --port "
+                "%s`), or delete the image and a new one is flashed" % (image, port))
+        board.set_speed(speed)
         say("flash image: %s" % board.image)
-        click.echo("port: %s" % port)  # free for the user from now on
+        click.echo("port: %s" % port)
         players = None
         if autoplay:
             players = _pico_players(board, seed, length or 5, games)
@@ -268,9 +276,28 @@ def _sim_pico(image, uf2, seed, speed, autoplay, length, games, log_dir, play_he
             shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _flash_new_pico(board, port, image, speed):
+def _answers_hello(board, timeout=PICO_BOOT_S):
+    """Whether the firmware on the emulated Pico answers hello (a line of the harness's own,
+    kept from the port) within `timeout` s, trying as it boots."""
+    import time
+
+    from bgboard.pico import PicoError, PowerCut
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if board.command({"cmd": "hello"}, timeout=5).get("hello") == "bgboard":
+                return True
+        except PicoError:
+            pass
+        except PowerCut:
+            return False  # the emulator stopped: the run says why
+    return False
+
+
+def _flash_new_pico(board, port, image):
     """Flash the firmware onto a new emulated Pico (running as fast as it goes) through its
-    port, as `bgboard flash` would; then keep its image and give it the user's speed."""
+    port, as `bgboard flash` would; then keep its image."""
     from bgboard.flash_cmd import flash_firmware
 
     say("a new Pico (%s): flashing the firmware first, as fast as the emulator goes; the "
@@ -285,7 +312,6 @@ def _flash_new_pico(board, port, image, speed):
         raise
     os.replace(board.image, image)  # the emulator writes on through its open file
     board.image = image
-    board.set_speed(speed)
 
 
 def _pico_players(board, seed, length, games):
