@@ -48,7 +48,7 @@ from bgwire import PROTOCOL  # the version this host speaks: the contract's
 RECENT = 512  # delivered events kept to tell a resent event from another one under its seq
 ACK_EVERY = 64  # stored events between two acks while events flow
 ACK_SECONDS = 5.0  # else a stored event is acked at the first poll this long after the last ack
-REPL_HELLOS = 3  # hellos after a soft reset from the REPL (the first may come before main.py)
+REPL_BOOT_S = 30.0  # after a soft reset from the REPL, hellos until the firmware answers
 
 
 class LinkError(Exception):
@@ -400,11 +400,12 @@ class Link:
             self.transport.write_line(b"\x02\x04")
         except Disconnected as e:
             self._lost(e, True)
-        for attempt in range(REPL_HELLOS):
+        deadline = time.monotonic() + REPL_BOOT_S
+        while True:
             try:
                 return self.command("hello", _handshake=True)
             except (CommandTimeout, Refused):  # not up yet, or it read the reset's newline
-                if attempt == REPL_HELLOS - 1:
+                if time.monotonic() >= deadline:
                     raise
 
     def _timeline_name(self, n):
