@@ -66,7 +66,9 @@ run: $(BIN)/.installed
 	$(BIN)/bgboard rules show --position-id 4HPwATDgc/ABMA
 
 # Two lines of work on the two cores: the emulated Pico's tests (a whole match on it among
-# them, the longest single piece) on one, everything else one after another on the other.
+# them, the longest single piece; and a clone of the repository's HEAD commit, alone in an
+# empty folder, flashing a new emulated Pico: tests/pico/test_pico_clone.py) on one,
+# everything else one after another on the other.
 # Each part's output appears when it ends.
 test: hardware
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-pico test-rest

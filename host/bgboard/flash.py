@@ -114,17 +114,20 @@ def flash(port, files, say=lambda text: None, reset=True, micropython_min=None):
         there, version = ast.literal_eval(_exec(transport, _LISTING).decode().strip())
         check_version(version, micropython_min)
         dirs = set()
-        for path in sorted(files):
+        report.unchanged = [p for p in sorted(files) if there.get(p) == sha256(files[p])]
+        todo = [p for p in sorted(files) if p not in report.unchanged]
+        total = sum(len(files[p]) for p in todo)
+        started = time.monotonic()
+        for n, path in enumerate(todo, 1):
             data = files[path]
-            if there.get(path) == sha256(data):
-                report.unchanged.append(path)
-                continue
             folder = path.rpartition("/")[0]
             if folder and folder not in dirs:
                 _exec(transport, "import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass"
                       % folder)
                 dirs.add(folder)
-            say("writing %s (%d bytes)" % (path, len(data)))
+            say("file %d of %d: writing %s (%d bytes)%s"
+                % (n, len(todo), path, len(data),
+                   _time_left(report.bytes, total, time.monotonic() - started)))
             _write(transport, path, data)
             report.written.append(path)
             report.bytes += len(data)
@@ -142,6 +145,15 @@ def flash(port, files, say=lambda text: None, reset=True, micropython_min=None):
         transport.close()
     report.seconds = time.monotonic() - t0
     return report
+
+
+def _time_left(done, total, seconds):
+    # At the pace of the bytes written so far (each write's round trips dominate).
+    if done == 0 or seconds < 1:
+        return ""
+    left = (total - done) * seconds / done
+    return ", about %d min %02d s left" % divmod(int(left + 0.5), 60) if left >= 60 \
+        else ", about %d s left" % max(1, int(left + 0.5))
 
 
 def check_version(have, need):

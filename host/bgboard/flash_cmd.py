@@ -22,9 +22,10 @@ def flash(port, as_source, firmware_dir, no_reset):
     flash_firmware(choose_port(port), firmware_dir, as_source, no_reset)
 
 
-def flash_firmware(port, firmware_dir, as_source, no_reset):
+def flash_firmware(port, firmware_dir, as_source, no_reset, summary_err=False):
     """Build the firmware from `firmware_dir` (default: this checkout's) and deploy it onto
-    the board on `port`, saying what it does on stderr. A port missing, busy or no serial
+    the board on `port`, saying what it does on stderr (the summary too with summary_err:
+    `bgboard sim`'s first line on stdout is its port). A port missing, busy or no serial
     port is one line and exit status 2, said before the build; a firmware that cannot be
     built and a board that cannot take it are one line and exit status 1."""
     from bgboard.transport import SerialTransport, TransportError
@@ -52,7 +53,7 @@ def flash_firmware(port, firmware_dir, as_source, no_reset):
         report = deploy(port, files, say=say, reset=not no_reset, micropython_min=need)
     except FlashError as e:
         raise LinkFailure(str(e)) from None
-    click.echo(report.summary())
+    click.echo(report.summary(), err=summary_err)
 
 
 COMMANDS = [flash]

@@ -48,6 +48,7 @@ from bgwire import PROTOCOL  # the version this host speaks: the contract's
 RECENT = 512  # delivered events kept to tell a resent event from another one under its seq
 ACK_EVERY = 64  # stored events between two acks while events flow
 ACK_SECONDS = 5.0  # else a stored event is acked at the first poll this long after the last ack
+REPL_BOOT_S = 30.0  # after a soft reset from the REPL, hellos until the firmware answers
 
 
 class LinkError(Exception):
@@ -121,6 +122,8 @@ class Link:
         self._syncing = False
         self._diverged = None  # why the board's history is another: a new timeline is due
         self._from_start = False  # reading a new timeline: it begins at the first kept event
+        self._at_repl = False  # MicroPython's REPL answered: its prompt, or our line echoed
+        self._sent = None  # the last line written
 
     # --- callbacks ---------------------------------------------------------------------------
 
@@ -218,8 +221,9 @@ class Link:
     def _write(self, msg, in_command=True):
         if self.transport is None:
             self._lost(Disconnected("not connected to %s" % self.name), in_command)
+        self._sent = json.dumps(msg).encode()
         try:
-            self.transport.write_line(json.dumps(msg).encode())
+            self.transport.write_line(self._sent)
         except Disconnected as e:
             self._lost(e, in_command)
 
@@ -229,6 +233,8 @@ class Link:
         self._write(msg, in_command=False)
 
     def _dispatch(self, line):
+        if line.startswith((b">>> ", b"raw REPL")) or (self._sent and line == self._sent):
+            self._at_repl = True  # the firmware never echoes; the friendly REPL does
         text = line.decode("utf-8", "replace")
         try:
             msg = json.loads(text)
@@ -370,12 +376,37 @@ class Link:
                           % (self.name, _clip(archive, 40)))
 
     def _handshake(self):
-        reply = self.command("hello", _handshake=True)
+        self._at_repl = False
+        try:
+            reply = self.command("hello", _handshake=True)
+        except CommandTimeout:
+            if not self._at_repl:
+                raise
+            reply = self._leave_repl()
         if "hello" not in reply:
             raise LinkError("%s answered hello without saying who it is: flash the bgboard "
                             "firmware with `bgboard flash`" % self.name)
         self._hello(reply)
         self._need_handshake = False
+
+    def _leave_repl(self):
+        # mpremote leaves a board at MicroPython's REPL with the firmware stopped (its raw
+        # REPL's soft reset does not run main.py), so hello was read as Python. Ctrl-B leaves
+        # the raw REPL, Ctrl-D at the friendly one is the soft reset that runs main.py, as
+        # `mpremote reset` or a power cycle would; the firmware then answers once it is up.
+        self._problem("%s was at MicroPython's REPL (as mpremote leaves a board): soft reset "
+                      "to start the firmware" % self.name)
+        try:
+            self.transport.write_line(b"\x02\x04")
+        except Disconnected as e:
+            self._lost(e, True)
+        deadline = time.monotonic() + REPL_BOOT_S
+        while True:
+            try:
+                return self.command("hello", _handshake=True)
+            except (CommandTimeout, Refused):  # not up yet, or it read the reset's newline
+                if time.monotonic() >= deadline:
+                    raise
 
     def _timeline_name(self, n):
         """`ID.N`, as the Recorder names the files of timelines 2 on."""

@@ -1,6 +1,6 @@
 """The Jellyfish ".mat" text that GNU Backgammon imports, from the board's events.
 
-Layout (../shared/reference/formats.md, gnubg 1.07's importer and exporter):
+Layout (as gnubg 1.07's importer and exporter read and write it):
 
 - Player 0 (white) is the left column, player 1 (black) the right one; names default to
   "White" and "Black".

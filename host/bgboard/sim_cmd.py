@@ -92,6 +92,7 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir,
     `bgboard flash` use as they would a Pico's. With --pico, the firmware runs on an
     emulated RP2040 instead, drivers and all. The first line printed is `port: PATH`.
     Runs until interrupted (Ctrl-C), or with --autoplay until the game is played."""
+    from bgboard.flashlock import FlashBusy
     from bgboard.unixport import UnixPortBoard, UnixPortError
 
     if not autoplay and (length or games or log_dir or matches > 1):
@@ -138,6 +139,8 @@ def sim(flash_dir, seed, speed, heap, autoplay, length, matches, games, log_dir,
         if autoplay and os.path.exists(status):
             os.remove(status)  # an earlier run's figures, "done" before this one starts
         port = board.start()
+    except FlashBusy as e:
+        raise FlashInUse(str(e)) from None
     except (OSError, UnixPortError) as e:
         raise click.ClickException("cannot start the virtual board: %s" % e) from None
     click.echo("port: %s" % port)
@@ -198,36 +201,63 @@ def _heap(value):
 # The emulated Pico runs slower than a real one (see the README's figures) and boots the
 # firmware from its flash after a flash: its answers may take this long.
 PICO_ANSWER_S = 30.0
+PICO_BOOT_S = 60.0  # ...and its firmware's first answer after a start, as fast as it goes
+
+
+class FlashInUse(click.ClickException):
+    """Another `bgboard sim` runs on this flash: exit status 2."""
+
+    exit_code = 2
 
 
 def _sim_pico(image, uf2, seed, speed, autoplay, length, games, log_dir, play_here, view,
               http_port, names):
+    from bgboard.flashlock import FlashBusy, FlashLock
     from bgboard.pico import PicoBoard, PicoError
 
     scratch = None
     if autoplay and image is None:
         scratch = tempfile.mkdtemp(prefix="bgboard-pico-")
         image = os.path.join(scratch, "flash.img")
-    image = image or default_image()
-    os.makedirs(os.path.dirname(os.path.abspath(image)), exist_ok=True)
+    image = os.path.abspath(image or default_image())
+    os.makedirs(os.path.dirname(image), exist_ok=True)
+    try:
+        lock = FlashLock(image)
+    except FlashBusy as e:
+        raise FlashInUse(str(e)) from None
+    speed = speed if speed is not None else (0 if autoplay else 1)
+    # A new Pico is flashed on emulated time (as fast as it goes: at real time, mpremote's
+    # waits run out on a loaded machine) into PARTIAL, renamed to the image once the flash
+    # is complete: an image that exists is a flashed one. A run stopped mid-flash leaves
+    # only PARTIAL, which the next run flashes again from the start.
     new = not os.path.exists(image)
+    partial = image + ".partial"
+    board = None
     try:
-        # The autoplayers' hands are brisk (here only: the emulator is slow): a play takes
-        # about half the emulated time.
-        board = PicoBoard(image, seed=seed, uf2=uf2, brisk=autoplay,
-                          speed=speed if speed is not None else (0 if autoplay else 1))
-        port = board.start()
-    except (OSError, PicoError) as e:
-        raise click.ClickException("cannot start the emulated Pico: %s" % e) from None
-    click.echo("port: %s" % port)
-    say("flash image: %s" % board.image)
-    stop_on_sigterm()
-    try:
+        if new and os.path.exists(partial):
+            os.remove(partial)
+        try:
+            # The autoplayers' hands are brisk (here only: the emulator is slow): a play
+            # takes about half the emulated time.
+            board = PicoBoard(partial if new else image, seed=seed, uf2=uf2, brisk=autoplay,
+                              speed=0)
+            port = board.start()
+        except (OSError, PicoError) as e:
+            raise click.ClickException("cannot start the emulated Pico: %s" % e) from None
+        if board.note:
+            say("note: %s" % board.note)
+        stop_on_sigterm()
         if new:
-            say("a new Pico: flashing the firmware")
-            from bgboard.flash_cmd import flash_firmware
-
-            flash_firmware(port, None, False, False)
+            _flash_new_pico(board, port, image)
+        # Up to the firmware's first answer as fast as the emulator goes, then at the
+        # user's speed: a script that connects as soon as it reads the port finds it free
+        # and the firmware answering.
+        if not _answers_hello(board):
+            say("the firmware on %s does not answer hello: flash it (`bgboard flash --port "
+                "%s`), or delete the image and a new one is flashed" % (image, port))
+        board.set_speed(speed)
+        say("flash image: %s" % board.image)
+        click.echo("port: %s" % port)
         players = None
         if autoplay:
             players = _pico_players(board, seed, length or 5, games)
@@ -237,9 +267,51 @@ def _sim_pico(image, uf2, seed, speed, autoplay, length, games, log_dir, play_he
         if board.memory_errors:
             raise click.ClickException("the Pico ran out of memory (MemoryError)")
     finally:
-        board.stop()
+        if board is not None:
+            board.stop()
+        if new and os.path.exists(partial):
+            os.remove(partial)  # an unfinished flash is never kept
+        lock.release()
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _answers_hello(board, timeout=PICO_BOOT_S):
+    """Whether the firmware on the emulated Pico answers hello (a line of the harness's own,
+    kept from the port) within `timeout` s, trying as it boots."""
+    import time
+
+    from bgboard.pico import PicoError, PowerCut
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if board.command({"cmd": "hello"}, timeout=5).get("hello") == "bgboard":
+                return True
+        except PicoError:
+            pass
+        except PowerCut:
+            return False  # the emulator stopped: the run says why
+    return False
+
+
+def _flash_new_pico(board, port, image):
+    """Flash the firmware onto a new emulated Pico (running as fast as it goes) through its
+    port, as `bgboard flash` would; then keep its image."""
+    from bgboard.flash_cmd import flash_firmware
+
+    say("a new Pico (%s): flashing the firmware first, as fast as the emulator goes; the "
+        "port is printed when it is free" % image)
+    try:
+        flash_firmware(port, None, False, False, summary_err=True)
+    except KeyboardInterrupt:
+        say("stopped during the first flash: nothing kept, the next run flashes again")
+        raise
+    except click.ClickException as e:
+        e.message += " (nothing kept: the next run flashes a new image again)"
+        raise
+    os.replace(board.image, image)  # the emulator writes on through its open file
+    board.image = image
 
 
 def _pico_players(board, seed, length, games):

@@ -31,6 +31,7 @@ import time
 import tty
 
 from bgboard.firmware import FIRMWARE_DIR, compile_packages, find_tool, install_local
+from bgboard.flashlock import FlashLock
 from bgwire.sim import RESET, RESET_RAW  # the exit codes of firmware/sim/unix_pico.py
 # The 64-bit unix port. Firmware and simulated hardware run compiled (a day of matches over
 # two power-ups on a flash with an archive passes at 288K, tests/sim/test_sim_archive.py at
@@ -70,8 +71,13 @@ class UnixPortBoard:
         self._hw = None
         self.stderr_path = None
         self._watcher = None
+        self._lock = None
 
     def start(self):
+        """The port (a PTY) the board speaks on; bgboard.flashlock.FlashBusy if another
+        process runs a board on this flash folder."""
+        os.makedirs(self.flash, exist_ok=True)
+        self._lock = FlashLock(self.flash)
         if not os.path.exists(os.path.join(self.flash, "main.py")):
             install_local(self.flash)  # a new board comes with the firmware on it
         # The simulated hardware (the `sim` package) is the device's, not the flash's:
@@ -156,6 +162,9 @@ class UnixPortBoard:
         if self._hw is not None:
             shutil.rmtree(self._run_dir, ignore_errors=True)
             self._hw = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def __enter__(self):
         self.start()

@@ -8,37 +8,15 @@ import argparse
 import bisect
 import json
 import os
-import struct
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_ELF = os.path.join(HERE, "..", "..", "..", "shared", "pico",
-                           "micropython-1.28.0-rpi-pico.elf")
+from bgboard.pico.stock import ELF_ENV, elf_symbols
 
 
 def functions(path):
-    """[(start, end, name)] of the ELF's FUNC symbols, sorted (32-bit little-endian ELF)."""
-    with open(path, "rb") as f:
-        elf = f.read()
-    if elf[:4] != b"\x7fELF" or elf[4] != 1:
-        raise ValueError("%s: not a 32-bit ELF" % path)
-    shoff, = struct.unpack_from("<I", elf, 0x20)
-    shentsize, shnum = struct.unpack_from("<HH", elf, 0x2E)
-    sections = [struct.unpack_from("<IIIIIIIIII", elf, shoff + i * shentsize)
-                for i in range(shnum)]
-    out = []
-    for sh in sections:
-        if sh[1] != 2:  # SHT_SYMTAB
-            continue
-        strtab = sections[sh[6]][4]
-        for at in range(sh[4], sh[4] + sh[5], 16):
-            name, value, size, info = struct.unpack_from("<IIIB", elf, at)
-            if info & 0xF == 2 and size:  # STT_FUNC
-                end = elf.index(b"\0", strtab + name)
-                start = value & ~1
-                out.append((start, start + size, elf[strtab + name:end].decode()))
-    out.sort()
-    return out
+    """[(start, end, name)] of the ELF's function symbols, sorted."""
+    return sorted((value & ~1, (value & ~1) + size, name)
+                  for name, value, size, kind in elf_symbols(path) if kind == 2 and size)
 
 
 def table(profile, elf, top=25):
@@ -63,9 +41,15 @@ def table(profile, elf, top=25):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("profile")
-    ap.add_argument("elf", nargs="?", default=DEFAULT_ELF)
+    # The ELF is not kept in the repository (4.6 MB): the uf2's build, see
+    # host/bgboard/pico/micropython-rp2/README.md.
+    ap.add_argument("elf", nargs="?", default=os.environ.get(ELF_ENV),
+                    help="the uf2's ELF (default: $%s)" % ELF_ENV)
     ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args(argv)
+    if not args.elf:
+        ap.error("give the uf2's ELF (or set %s): micropython-1.28.0-rpi-pico.elf, built "
+                 "as host/bgboard/pico/micropython-rp2/README.md says" % ELF_ENV)
     with open(args.profile) as f:
         print(table(json.load(f), args.elf, args.top))
 

@@ -106,6 +106,48 @@ def test_no_answer_is_a_timeout_error():
     assert "did not answer state" in str(e.value)
 
 
+class AtTheRepl:
+    """A board that mpremote left at MicroPython's friendly REPL: it echoes each line and
+    evaluates it; Ctrl-B Ctrl-D (the soft reset that runs main.py) starts the firmware, which
+    reads the rest of that line (its newline) as a bad line before it answers."""
+
+    def __init__(self):
+        self.repl = True
+        self.restarted = False
+
+    def __call__(self, line):
+        if self.repl:
+            if line == b"\x02\x04":
+                self.repl = False
+                self.restarted = True
+                return [b"MicroPython v1.28.0; Raspberry Pi Pico with RP2040", b">>> ",
+                        b"MPY: soft reboot", {"error": "not a JSON object"}]
+            return [b">>> " + line if line.startswith(b"{") else line,
+                    repr(json.loads(line)).encode(), b">>> "]
+        msg = json.loads(line)
+        return [{"ok": True, "id": msg["id"], "hello": "bgboard", "protocol": 1, "seq": 0,
+                 "journal": 7}]
+
+
+def test_a_board_at_the_repl_is_soft_reset_and_its_firmware_answers():
+    board = AtTheRepl()
+    t = ScriptedTransport(board)
+    problems = []
+    link = Link(lambda: t, "pico", timeout=0.3, on_problem=problems.append)
+    assert link.connect()["hello"] == "bgboard"
+    assert board.restarted and t.written.count(b"\x02\x04") == 1
+    assert any("REPL" in p and "soft reset" in p for p in problems), problems
+
+
+def test_a_silent_board_is_not_reset():
+    # No echo, no prompt: perhaps a slow firmware; a Ctrl-D there would be a stray byte.
+    t = ScriptedTransport(lambda line: [])
+    link = Link(lambda: t, "quiet", timeout=0.2)
+    with pytest.raises(CommandTimeout):
+        link.connect()
+    assert all(b"\x04" not in line for line in t.written)
+
+
 def test_lines_that_are_not_protocol_are_reported_and_skipped():
     rig = Rig()
     rig.link.connect()

@@ -38,6 +38,21 @@ def test_mpremote_sees_a_raspberry_pi_pico_and_the_firmware_comes_back_after_res
     assert hello(pico)
 
 
+def test_after_mpremote_fs_ls_bgboard_finds_the_firmware_again(pico):
+    # mpremote's fs ls leaves the chip at MicroPython's REPL (its raw REPL's soft reset does
+    # not run main.py): bgboard's hello soft-resets it from the REPL, no hard reset needed.
+    assert hello(pico)
+    run = subprocess.run([os.path.join(BIN, "mpremote"), "connect", pico.port, "fs", "ls"],
+                         capture_output=True, text=True, timeout=120)
+    sizes = {line.split()[1]: int(line.split()[0]) for line in run.stdout.splitlines()[1:]
+             if line.strip()}
+    assert sizes.get("main.py", 0) > 0, run.stdout + run.stderr
+    run = bgboard("send", "hello", "--port", pico.port, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["hello"] == "bgboard"
+    assert not any(why == "reset" for _, why in pico.boots)  # no hard reset
+
+
 def test_every_slot_is_read_through_its_own_bank_and_channel(pico):
     # Each of the 128 slots gets a reading of its own; the board's dump must give each back
     # at its slot: the mux and bank lines the driver sets pick the right sensor.

@@ -41,6 +41,31 @@ def test_sim_prints_its_port_first_serves_mpremote_and_stops_on_ctrl_c(tmp_path)
     assert not os.path.exists(port)  # the PTY is gone with it
 
 
+def test_a_second_sim_on_the_same_flash_is_refused_until_the_first_stops(tmp_path):
+    # Side by side, the second would replay the first one's journal and both would write it.
+    flash = str(tmp_path / "flash")
+    cmd = [os.path.join(BIN, "bgboard"), "sim", "--flash", flash]
+    first = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert first.stdout.readline().startswith("port: ")
+        second = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2, second.stdout + second.stderr
+        assert second.stdout == ""
+        (line,) = second.stderr.strip().splitlines()
+        assert line.startswith("bgboard: ") and flash in line and "in use" in line, line
+    finally:
+        first.send_signal(signal.SIGINT)
+        assert first.wait(20) == 0
+    again = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert again.stdout.readline().startswith("port: ")
+        while "the board runs" not in again.stderr.readline():  # Ctrl-C is for it from here
+            pass
+    finally:
+        again.send_signal(signal.SIGINT)
+        assert again.wait(20) == 0
+
+
 def test_autoplay_plays_and_logs_a_match_that_gnubg_imports(tmp_path):
     from test_host_gnubg import final_score, run_gnubg, troubles
 

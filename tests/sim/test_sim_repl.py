@@ -63,6 +63,24 @@ def test_mpremote_runs_code_in_one_session_on_the_boards_flash(board, tmp_path):
     assert run.returncode == 1 and "ZeroDivisionError" in run.stdout + run.stderr
 
 
+def test_fs_ls_gives_each_files_size_and_bgboard_finds_the_firmware_after_it(board):
+    # As a Pico's littlefs lists them; the unix port's own listing has no sizes (all 0).
+    listing = mpremote(board.port, "fs", "ls", ":")
+    sizes = {line.split()[1]: int(line.split()[0]) for line in listing.splitlines()[1:]
+             if line.strip()}
+    for name in ("main.py", "pinmap.json", "field.json"):
+        assert sizes[name] == os.path.getsize(os.path.join(board.flash, name)) > 0, listing
+    listing = mpremote(board.port, "fs", "ls", ":bgcore")
+    assert all(int(line.split()[0]) > 0 for line in listing.splitlines()[1:] if line.strip())
+    # mpremote leaves the board at MicroPython's REPL, the firmware stopped: bgboard starts
+    # it again (a soft reset) instead of giving up on hello.
+    run = subprocess.run([os.path.join(os.path.dirname(sys.executable), "bgboard"), "send",
+                          "hello", "--port", board.port], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["hello"] == "bgboard"
+
+
 def test_mpremote_copies_only_what_changed_and_removes_files(board, tmp_path):
     local = tmp_path / "notes.txt"
     local.write_bytes(b"bgboard " * 2000)  # several raw-paste windows

@@ -30,17 +30,12 @@ import threading
 import time
 import tty
 
-from bgboard.firmware import FIRMWARE_DIR, HARDWARE_DIR, ROOT
+from bgboard.firmware import FIRMWARE_DIR, HARDWARE_DIR
+from bgboard.pico.stock import StockError, delay_address, firmware_files
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EMULATOR = os.path.join(HERE, "emulator.mjs")
-SHARED_PICO = os.path.join(os.path.dirname(ROOT), "shared", "pico")
-UF2_ENV = "BGBOARD_PICO_UF2"
-BOOTROM_ENV = "BGBOARD_PICO_BOOTROM"
-ELF_ENV = "BGBOARD_PICO_ELF"  # the uf2's ELF (default: beside it), for its symbols
 PROFILE_ENV = "BGBOARD_PICO_PROFILE"  # a file: where emulated time went (emulator.mjs)
-UF2_NAME = "micropython-1.28.0-rpi-pico.uf2"
-BOOTROM_NAME = "rp2040-bootrom-b1.bin"
 OWN_ID = "pico:"
 HOLD_S = 0.05  # a partial line from the host that might be a sim line is held this long
 # ...from the device, that might be an answer of ours: this long idle in emulated time (the
@@ -54,10 +49,6 @@ class PicoError(Exception):
 
 class PowerCut(Exception):
     """The emulator was stopped (a power cut, or the end) while a command waited."""
-
-
-def default_file(env, name):
-    return os.environ.get(env) or os.path.join(SHARED_PICO, name)
 
 
 def node_binary():
@@ -126,14 +117,13 @@ class Pins:
 class Emulator:
     """The Node process and its frames (emulator.mjs says their format)."""
 
-    def __init__(self, image, pins, levels, speed, uf2, bootrom, on_frame):
+    def __init__(self, image, pins, levels, speed, uf2, bootrom, delay_us, on_frame):
         self.on_frame = on_frame
         spec = dict(pins.spec, inputs={str(k): v for k, v in levels.items()})
         self.cmd = [node_binary(), EMULATOR, "--uf2", uf2, "--bootrom", bootrom,
                     "--flash", image, "--pins", json.dumps(spec), "--speed", str(speed)]
-        elf = os.environ.get(ELF_ENV) or os.path.splitext(uf2)[0] + ".elf"
-        if os.path.isfile(elf):  # its symbols let the emulator skip busy waits
-            self.cmd += ["--elf", elf]
+        if delay_us is not None:  # the emulator skips MicroPython's busy waits there
+            self.cmd += ["--delay-us", str(delay_us)]
         if os.environ.get(PROFILE_ENV):
             self.cmd += ["--profile", os.path.abspath(os.environ[PROFILE_ENV])]
         self.proc = None
@@ -199,12 +189,12 @@ class PicoBoard:
     def __init__(self, image, seed=1, noise=3.0, clumsy=20, speed=1.0, uf2=None,
                  bootrom=None, pinmap=None, external_supply=False, brisk=False):
         self.image = os.path.abspath(image)
-        self.uf2 = uf2 or default_file(UF2_ENV, UF2_NAME)
-        self.bootrom = bootrom or default_file(BOOTROM_ENV, BOOTROM_NAME)
-        for path, what, env in ((self.uf2, "MicroPython uf2", UF2_ENV),
-                                (self.bootrom, "RP2040 boot ROM", BOOTROM_ENV)):
-            if not os.path.isfile(path):
-                raise PicoError("the %s is missing: %s (set %s)" % (what, path, env))
+        try:
+            self.uf2, self.bootrom = firmware_files(uf2, bootrom)
+            # note: why the busy waits are emulated in full (another uf2 without its ELF)
+            self.delay_us, self.note = delay_address(self.uf2)
+        except StockError as e:
+            raise PicoError(str(e)) from None
         with open(pinmap or os.path.join(HARDWARE_DIR, "pinmap.json")) as f:
             self.pins = Pins(json.load(f))
         self.speed = speed
@@ -272,7 +262,7 @@ class PicoBoard:
         # Started before it is published: other threads (players, the line) send to
         # self.emulator at any moment, a power cut included.
         emulator = Emulator(self.image, self.pins, self.pins.idle_levels(self.external_supply),
-                            self.speed, self.uf2, self.bootrom, self._on_frame)
+                            self.speed, self.uf2, self.bootrom, self.delay_us, self._on_frame)
         self._gone.clear()
         self._paused = False
         emulator.start()
@@ -280,6 +270,12 @@ class PicoBoard:
         with self._reply_ready:  # a command sent to the old chip is answered by no one
             self.chips += 1
             self._reply_ready.notify_all()
+
+    def set_speed(self, speed):
+        """Emulated time against real time from now on (1 real time, 0 as fast as it goes);
+        a power cut keeps it."""
+        self.speed = speed
+        self.emulator.send("P", struct.pack("<d", speed))
 
     def power_cut(self):
         """Stop the emulator dead and start it again on its flash image (what a Pico's

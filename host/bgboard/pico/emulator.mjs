@@ -2,7 +2,7 @@
 // pins wired to a simulated world that lives in the parent process (bgboard.pico, Python).
 //
 //   node emulator.mjs --uf2 FILE --bootrom FILE --flash FILE --pins JSON [--speed X]
-//       [--elf FILE] [--profile FILE]
+//       [--delay-us ADDR] [--profile FILE]
 //
 // stdin/stdout carry frames: one type byte, a 4-byte little-endian length, the payload.
 // Every frame to the parent starts with the emulated time in microseconds (float64 LE).
@@ -37,7 +37,8 @@ const pins = JSON.parse(args.pins); // {mux: [4], bank: [3], enable, enableActiv
 let speed = Number(args.speed ?? 1);
 // --profile FILE: the PC every PROFILE_EVERY instructions, counted, and where emulated time
 // went, written at the end (JSON {pcs: {pc: count}, executed_ns, delay_ns, sleep_ns}; the
-// ELF's symbols name the functions). Only executed time costs the emulator work.
+// uf2's ELF names the functions: tests/bench/pico_profile.py). Only executed time costs the
+// emulator work.
 const PROFILE_EVERY = 101;
 const profile = args.profile ? new Map() : null;
 let profileCountdown = PROFILE_EVERY;
@@ -118,11 +119,11 @@ function persist(start, end) {
 
 const bootrom = new Uint32Array(fs.readFileSync(args.bootrom).buffer.slice(0, 16384));
 const romFunc = romFunctions(bootrom);
-// --elf FILE (the uf2's build with symbols, optional): MicroPython's mp_hal_delay_us is a
-// tight loop on the timer for waits up to 1 ms; with its address known, such a wait moves
-// the clock on by its length at once (the same emulated time, alarms fire in order) instead
-// of emulating every turn of the loop.
-const delayUs = args.elf ? elfSymbol(fs.readFileSync(args.elf), 'mp_hal_delay_us') : -1;
+// --delay-us ADDR (optional; bgboard.pico.stock finds it for the uf2): MicroPython's
+// mp_hal_delay_us is a tight loop on the timer for waits up to 1 ms; with its address known,
+// such a wait moves the clock on by its length at once (the same emulated time, alarms fire
+// in order) instead of emulating every turn of the loop.
+const delayUs = args['delay-us'] ? Number(args['delay-us']) : -1;
 let chip = null; // the RP2040 now running
 let core = null;
 let cdc = null;
@@ -130,27 +131,6 @@ let paused = false; // waiting for the parent (a scan's readings, or an alarm's 
 let frame = new Uint16Array(128); // the readings of the scan under way
 let alarmAt = Infinity; // us
 let stopped = false;
-
-function elfSymbol(elf, name) {
-  // ELF32 little-endian: the section headers, the symbol table, its string table.
-  const shoff = elf.readUInt32LE(0x20);
-  const shentsize = elf.readUInt16LE(0x2e);
-  const shnum = elf.readUInt16LE(0x30);
-  const section = (i) => shoff + i * shentsize;
-  for (let i = 0; i < shnum; i++) {
-    if (elf.readUInt32LE(section(i) + 4) !== 2) continue; // SHT_SYMTAB
-    const off = elf.readUInt32LE(section(i) + 0x10);
-    const size = elf.readUInt32LE(section(i) + 0x14);
-    const strtab = elf.readUInt32LE(section(elf.readUInt32LE(section(i) + 0x18)) + 0x10);
-    for (let at = off; at + 16 <= off + size; at += 16) {
-      const start = strtab + elf.readUInt32LE(at);
-      if (elf.toString('latin1', start, start + name.length + 1) === name + '\0') {
-        return elf.readUInt32LE(at + 4) & ~1;
-      }
-    }
-  }
-  fail(`${args.elf}: no symbol ${name}`);
-}
 
 function romFunctions(rom) {
   // The ROM's function table: 16-bit (code, address) pairs from the pointer at 0x14.
