@@ -262,9 +262,13 @@ def _on_virtual_board(eng, side, grace, length, hint_level, flash_blunders, http
     from bgboard.sim_cmd import default_flash
     from bgboard.unixport import UnixPortBoard, UnixPortError
 
+    from bgboard.flashlock import FlashBusy
+
     board = UnixPortBoard(default_flash(), ["--seed", "1", "--speed", "1"])
     try:
         port = board.start()
+    except FlashBusy as e:  # a `bgboard sim` on the same flash: one board per flash
+        raise click.UsageError(str(e)) from None
     except (OSError, UnixPortError) as e:
         raise click.ClickException("cannot start the virtual board: %s" % e) from None
     say("the virtual board: port %s, flash %s" % (port, board.flash))

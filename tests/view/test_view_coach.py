@@ -197,3 +197,20 @@ def test_one_command_plays_gnubg_on_the_virtual_board_page(tmp_path, new_page):
     assert proc.returncode == 0, err
     assert "the virtual board: port /dev/pts/" in err
     assert os.path.isfile(os.path.join(tmp_path, "bgboard", "sim-flash", "journal"))
+
+
+def test_one_command_refuses_a_flash_another_board_runs_on(tmp_path):
+    # `bgboard sim` and `bgboard engine --sim --view` share the kept flash: one board per flash
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path))
+    sim = subprocess.Popen([BGBOARD, "sim"], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        assert sim.stdout.readline().startswith("port: ")
+        second = subprocess.run([BGBOARD, "engine", "--sim", "--view", "--http-port", "0"],
+                                env=env, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2, second.stderr
+        assert "in use by another bgboard sim" in second.stderr
+        assert "Traceback" not in second.stderr
+    finally:
+        sim.send_signal(signal.SIGINT)
+        sim.wait(30)
