@@ -151,6 +151,44 @@ def check_designs(boards):
     return problems
 
 
+def board_leds(pinmap):
+    """{instance: {local place: chain index}} for the LEDs of the point and bar slots; a
+    quarter's place is (local column, slot), a bar half's the slot k (0 at its outer edge)."""
+    leds = pinmap["leds"]
+    out = {inst: {} for inst, design in INSTANCES.items() if design != "controller"}
+    for p in range(1, hwspec.POINTS + 1):
+        for s, idx in enumerate(leds["points"][p - 1]):
+            out["quarter%d" % quarter_of_point(p)][(quarter_column(p), s)] = idx
+    for c in hwspec.COLOURS:
+        for k, idx in enumerate(leds["bar"][c]):
+            out["bar_" + c][k] = idx
+    return out
+
+
+def check_led_chain(pinmap):
+    """The LED chain table follows the boards: the chain passes through each board once (its
+    LEDs are one run of indices, DIN in and DOUT out through its cables), in the same order
+    relative to the board on every instance of a design (one design carries them all). The
+    problems as sentences."""
+    problems = []
+    first = {}
+    for inst, places in board_leds(pinmap).items():
+        idx = sorted(places.values())
+        if idx != list(range(idx[0], idx[0] + len(idx))):
+            problems.append("%s: its LEDs are not one run of the chain (%s)" % (inst, idx))
+            continue
+        order = sorted(places, key=places.get)
+        design = INSTANCES[inst]
+        if design not in first:
+            first[design] = (inst, order)
+        elif first[design][1] != order:
+            ref = first[design][1]
+            n = next(i for i in range(len(order)) if order[i] != ref[i])
+            problems.append("%s chains its LEDs in another order than %s (one %s design for both): "
+                            "its LED %d at %s, not %s" % (inst, first[design][0], design, n, order[n], ref[n]))
+    return problems
+
+
 def netlist_text(nl):
     """A KiCad netlist (the subset netcheck.parse_netlist and pcb.py read)."""
 

@@ -418,6 +418,7 @@ def main(argv):
     import boards
 
     problems = boards.write_board_netlists(whole, os.path.join(out, "boards"))
+    problems += boards.check_led_chain(pinmap)
     for p in problems:
         print("circuit: board split: " + p)
     if problems:

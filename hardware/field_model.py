@@ -71,8 +71,9 @@ def r1(x):
 
 
 # geometry.json's parts the field does not depend on (the printed parts' sizes, hardware/
-# parts.py): left out of the table, so changing them leaves field_table.json as it is.
-NOT_MODEL_INPUTS = ("mechanical",)
+# parts.py; where the LEDs sit): left out of the table, so changing them leaves
+# field_table.json as it is.
+NOT_MODEL_INPUTS = ("mechanical", "leds")
 
 
 def model_inputs(geo):

@@ -176,3 +176,16 @@ def slot_xy(geo, sid):
     if colour == "black":
         top = not top
     return 0.0, slot_y(geo, top, k)
+
+
+def slot_on_top_half(geo, sid):
+    """True if logical slot sid's sensor is on the top half (boards turned 180 degrees)."""
+    return slot_xy(geo, sid)[1] > 0
+
+
+def led_xy(geo, sid):
+    """Position (x, y) in mm of the LED of logical slot sid: beside its sensor, on the sensor's
+    right as its board sees it (geometry.json "leds")."""
+    x, y = slot_xy(geo, sid)
+    dx = geo["leds"]["beside_sensor_mm"]
+    return (x - dx if slot_on_top_half(geo, sid) else x + dx), y

@@ -20,7 +20,6 @@ import hwspec  # noqa: E402
 SVG_PATH = os.path.join(HERE, "wiring.svg")
 SCALE = 2.2  # px per mm
 BANK_COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080", "#9a6324", "#800000"]
-LED_DX = 9.0  # mm: where the LED sits beside its sensor, drawn only
 TRAY_GAP = 12.0
 PIP = 8.0
 
@@ -103,8 +102,7 @@ def render(pinmap, geo):
     # The LED chain in order.
     led_pos = {}
     for sid, idx in enumerate(hwspec.led_of_slot(pinmap)):
-        x, y = hwspec.slot_xy(geo, sid)
-        led_pos[idx] = (x + LED_DX, y)
+        led_pos[idx] = hwspec.led_xy(geo, sid)
     for colour in hwspec.COLOURS:
         for k, idx in enumerate(pinmap["leds"]["tray"][colour]):
             led_pos[idx] = tray_led_xy(c, colour, k)

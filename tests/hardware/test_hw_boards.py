@@ -78,3 +78,29 @@ def test_a_pin_map_that_puts_a_sensor_on_another_quarters_mux_is_refused(tmp_pat
     res = build(tmp_path, pm)
     assert res.returncode != 0
     assert "with no cable" in res.stdout + res.stderr, res.stdout + res.stderr
+
+
+def test_the_led_chain_follows_the_boards():
+    # One quarter design and one bar design carry their LEDs: each board's LEDs are one run of
+    # the chain, in the same order relative to the board on every instance.
+    pm = hwspec.load_pinmap()
+    assert boards.check_led_chain(pm) == []
+    places = boards.board_leds(pm)
+    assert sorted(places["quarter3"], key=places["quarter3"].get) == sorted(
+        places["quarter1"], key=places["quarter1"].get)
+    assert [len(places[i]) for i in sorted(places)] == [4, 4, 30, 30, 30, 30]
+
+
+@pytest.mark.parametrize("break_it, complaint", [
+    # quarter 2's chain entering at point 7's tip (the strip's serpentine phase before #28)
+    (lambda L: [L["points"][p].reverse() for p in range(6, 12)], "quarter2 chains its LEDs in another order"),
+    (lambda L: L["bar"]["white"].reverse(), "bar_white chains its LEDs in another order"),
+    (lambda L: L["points"][0].__setitem__(0, 147) or L["tray"]["white"].__setitem__(4, 0),
+     "quarter1: its LEDs are not one run"),
+])
+def test_a_chain_table_one_design_cannot_carry_is_refused(tmp_path, break_it, complaint):
+    pm = hwspec.load_pinmap()
+    break_it(pm["leds"])
+    assert any(complaint in p for p in boards.check_led_chain(pm))
+    res = build(tmp_path, pm)
+    assert res.returncode != 0 and complaint in res.stdout, res.stdout + res.stderr

@@ -84,7 +84,7 @@ def test_led_lines_in_both_forms_map_to_the_pinmap_places():
     assert leds_from_live({"live": "leds", "on": [[0, 0, 64, 10], [97, 15, 0, 0]]}) == {
         0: (0, 64, 10), 97: (15, 0, 0)}
     assert places.where[0] == ("point", 1, 0) and places.where[4] == ("point", 1, 4)
-    assert places.where[97] == ("bar", 0, 0)
+    assert places.where[94] == ("bar", 0, 0) and places.where[97] == ("bar", 0, 3)
     assert places.where[151] == ("tray", 0, 0)
     assert places.where[133][:2] == ("die", 0)
     assert len(places.where) == places.count == 152
