@@ -36,7 +36,7 @@ $(PICO_DIR)/node_modules/.installed: $(PICO_DIR)/package.json $(PICO_DIR)/packag
 	@command -v node >/dev/null && command -v npm >/dev/null || { \
 	  echo "installing nodejs npm (Debian)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }
-	cd $(PICO_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(PICO_DIR) && npm ci --no-audit --no-fund --no-update-notifier --loglevel=error
 	touch $@
 
 venv: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed
