@@ -281,6 +281,12 @@ class Controller(Record):
 
     # --- inputs -----------------------------------------------------------------------------------
 
+    def lifter(self):
+        """The colour (slot code sign: 1 white, -1 black) whose checkers a turn expects to
+        be lifted now, 0 if none: the sensing shows such a lift on its first strong scan."""
+        t = self.tracker
+        return 0 if t is None else 1 if t.mover == 0 else -1
+
     def on_sensed(self, sensed):
         """The sensed board (board.tracker.Sensed) after a stable change."""
         self.sensed = sensed
