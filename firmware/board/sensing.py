@@ -4,7 +4,8 @@ Per slot: zero offset (calibrated, then re-zeroed slowly while the slot is known
 neighbour correction (subtract the fields of the neighbours' classified stacks: a fixed
 table, the fields adding linearly), classification with hysteresis into a code -3..3
 (board.layout: 0 empty, sign = colour, 1, 2, 3 = "3 or more"), then debounce: a new code
-becomes stable only after it has held for stable_ms. Pure logic: the clock is passed in,
+becomes stable on its evidence (STRONG: a lift of the mover's checker on its first scan),
+or once it has held for place_ms with the evidence, or for stable_ms whatever it. Pure logic: the clock is passed in,
 raw frames are handed to scan(). No allocation per scan: every buffer is made once here.
 
 Learning from play (issue 16): when the board knows what stands on the slots (it agrees with
@@ -142,7 +143,10 @@ class Sensing:
     per-slot zero levels from calibrate() (default MID). gains: per-slot sensitivity in
     1/4096 (default 4096 each). disabled: slots to ignore (faulty sensors): always 0; dead:
     the same, found dead from play earlier (below).
-    stable_ms: how long a new code must hold. rezero_slots: empty slots re-zeroed per scan
+    stable_ms: how long a new code without strong evidence must hold; place_ms (default
+    stable_ms): how long one with it must (a lift of the colour lift_sign names, the mover's,
+    needs no time; set by the owner, 0 none); `withdrawn` counts such lifts withdrawn
+    because the checker came back within stable_ms. rezero_slots: empty slots re-zeroed per scan
     (round robin); rezero_shift: each re-zero moves the offset by error / 2**shift, the
     error first clipped to +-rezero_step counts (so a hovering hand barely moves it). The
     defaults visit each slot every 32 scans (0.32 s) and follow a change of zero with a time
