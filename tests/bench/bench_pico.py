@@ -196,6 +196,8 @@ def match_memory(pico, length):
     players = Players(pico, seed=3)
     pico.on_line = players.on_line
     watch = LightWatch(pico)
+    # lift_to_led()'s five lifts were put straight back (withdrawn): the match's count alone
+    withdrawn = pico.command({"cmd": "mem"}).get("withdrawn") or 0
     pico.command({"cmd": "new", "kind": "match", "length": length})
     t0, e0 = time.monotonic(), pico.now_us
     least_largest = None
@@ -209,7 +211,7 @@ def match_memory(pico, length):
             "play_emulated_s": round((pico.now_us - e0) / 1e6, 1),
             "play_wall_s": round(time.monotonic() - t0, 1),
             "least_free": mem["least_free"], "least_largest_block": least_largest,
-            "memory_errors": pico.memory_errors, **watch.figures(mem.get("withdrawn"))}
+            "memory_errors": pico.memory_errors, **watch.figures((mem.get("withdrawn") or 0) - withdrawn)}
 
 
 def _option(name, default, kind=str):
