@@ -472,7 +472,8 @@ class App:
             free = _mem_free()
             if free is not None and free < self.least_free:
                 self.least_free = free  # the least seen, now included
-            return {"free": free, "least_free": self.least_free, "largest": _largest_block()}
+            return {"free": free, "least_free": self.least_free, "largest": _largest_block(),
+                    "withdrawn": self.sensor_loop.sensing.withdrawn}
         return {}
 
     def _new(self, args):

@@ -281,6 +281,18 @@ class Controller(Record):
 
     # --- inputs -----------------------------------------------------------------------------------
 
+    def lifter(self):
+        """The colour (slot code sign: 1 white, -1 black) whose checkers a turn expects to
+        be lifted now (the board shows the turn's position), 0 if none: the sensing shows
+        such a lift on its first strong scan."""
+        t = self.tracker
+        if t is None or self.reading.state != STEADY:
+            # A lift now would not light destinations (a second checker in the air, a
+            # disturbance shown): the stable time as ever (a checker held long in a restore
+            # must not look like a dead sensor any sooner).
+            return 0
+        return 1 if t.mover == 0 else -1
+
     def on_sensed(self, sensed):
         """The sensed board (board.tracker.Sensed) after a stable change."""
         self.sensed = sensed

@@ -4,7 +4,8 @@ Per slot: zero offset (calibrated, then re-zeroed slowly while the slot is known
 neighbour correction (subtract the fields of the neighbours' classified stacks: a fixed
 table, the fields adding linearly), classification with hysteresis into a code -3..3
 (board.layout: 0 empty, sign = colour, 1, 2, 3 = "3 or more"), then debounce: a new code
-becomes stable only after it has held for stable_ms. Pure logic: the clock is passed in,
+becomes stable on its evidence (STRONG: a lift of the mover's checker on its first scan),
+or once it has held for place_ms with the evidence, or for stable_ms whatever it. Pure logic: the clock is passed in,
 raw frames are handed to scan(). No allocation per scan: every buffer is made once here.
 
 Learning from play (issue 16): when the board knows what stands on the slots (it agrees with
@@ -45,6 +46,14 @@ DEAD_COUPLING = 16  # squared neighbour changes (sum, 16 counts^2) before judgin
 # Dead, against alive: the log likelihood ratio that decides (a sequential test: a live
 # sensor ever gets there with odds of about e^-20, however long it is watched).
 DEAD_LLR = 20
+# Evidence for a new code (counts), a sequential test (a CUSUM): each scan adds how far the
+# reading lies inside its new window, on the side of the stable code, beyond what noise can do (NOISE_REACH: the sensor
+# model's largest excursion at 10 RMS, the stress table's worst, is 35 counts, and the two
+# windows' hysteresis add 16), and the change is confirmed once the sum reaches STRONG. A
+# lift moves a reading by hundreds of counts: its first scan carries it; a weaker change (a
+# checker off a stack of two) gathers it over a few scans; noise alone never adds any.
+NOISE_REACH = 52
+STRONG = 96
 
 
 def _wanted(fall, one):
@@ -134,7 +143,10 @@ class Sensing:
     per-slot zero levels from calibrate() (default MID). gains: per-slot sensitivity in
     1/4096 (default 4096 each). disabled: slots to ignore (faulty sensors): always 0; dead:
     the same, found dead from play earlier (below).
-    stable_ms: how long a new code must hold. rezero_slots: empty slots re-zeroed per scan
+    stable_ms: how long a new code without strong evidence must hold; place_ms (default
+    stable_ms): how long one with it must (a lift of the colour lift_sign names, the mover's,
+    needs no time; set by the owner, 0 none); `withdrawn` counts such lifts withdrawn
+    because the checker came back within stable_ms. rezero_slots: empty slots re-zeroed per scan
     (round robin); rezero_shift: each re-zero moves the offset by error / 2**shift, the
     error first clipped to +-rezero_step counts (so a hovering hand barely moves it). The
     defaults visit each slot every 32 scans (0.32 s) and follow a change of zero with a time
@@ -159,10 +171,17 @@ class Sensing:
     """
 
     def __init__(self, clock, field=None, offsets=None, gains=None, disabled=(), dead=(),
-                 stable_ms=150, rezero_slots=4, rezero_shift=5, rezero_step=8,
+                 stable_ms=150, place_ms=None, rezero_slots=4, rezero_shift=5, rezero_step=8,
                  learn_shift=3, learn_step=48, learned=None):
         self.field = field if field is not None else default_field()
         self.stable_ms = stable_ms
+        self.place_ms = stable_ms if place_ms is None else place_ms
+        # The colour (a sign, 0 none) whose checkers the board expects to be lifted now (the
+        # mover's): a lift of one is confirmed on STRONG evidence at once, anything else
+        # holds place_ms at least (default stable_ms: shorter, a board learning its
+        # neighbours' coupling from a weak set of checkers learned it 10 % off).
+        self.lift_sign = 0
+        self.withdrawn = 0  # early changes gone back before stable_ms (their lights withdrawn)
         self.frame = filled("b", SLOTS)  # stable codes
         self.level = filled("b", SLOTS)  # this scan's codes (before debounce)
         self.changed = bytearray(SLOTS)
@@ -171,6 +190,12 @@ class Sensing:
         self._t = clock.ticks_ms()
         self._elapsed = filled("h", SLOTS)  # ms a pending code has held
         self._pending = bytearray(SLOTS)  # slots whose code may differ from the stable one
+        self._evid = filled("h", SLOTS)  # a pending code's evidence (STRONG), counts
+        # A code confirmed early, before stable_ms: the code it replaced and when (ticks_ms);
+        # back to that code within stable_ms, the change is withdrawn at once.
+        self._early = bytearray(SLOTS)
+        self._prev = filled("b", SLOTS)
+        self._early_at = filled("i", SLOTS)
         # per slot: 1 in _pending, 2 in _fresh, 4 it sees a disabled slot's field (its
         # neighbours' fields are not all known: no coupling is learned from it)
         self._flags = bytearray(SLOTS)
@@ -542,7 +567,7 @@ class Sensing:
             self._settle(raw, dt)
         n = 0
         if self._npending:
-            n = self._debounce(dt)
+            n = self._debounce(dt, raw, now)
         if self._rz_n:
             self._rezero(raw)
         if self._nsuspect:
@@ -661,6 +686,7 @@ class Sensing:
         # stable code (a strong magnet on a boundary): its colour has held since.
         if old == stable or c == stable or not c or not old or (c > 0) != (old > 0):
             self._elapsed[s] = -dt
+            self._evid[s] = 0
         self._window(s)
         # The neighbours that see this slot: their corrections change by the difference.
         f = self.field
@@ -674,13 +700,27 @@ class Sensing:
             acc[o] += kv[k + c] - kv[k + old]
             self._window(o)
 
-    def _debounce(self, dt):
+    def _debounce(self, dt, raw, now):
         # The pending slots (a code differing from the stable one, or back to it since the
-        # last scan) only: confirm what has held long enough, drop what went back.
+        # last scan) only: confirm what has held long enough, or carries the evidence, drop
+        # what went back. A sequential test: each scan adds how far the reading lies inside
+        # its new window beyond NOISE_REACH (at most STRONG); the change stands once the sum
+        # reaches STRONG (a lift of the mover's colour at once, anything else after
+        # place_ms) or whatever the sum once it has held stable_ms. A code confirmed early that comes back to the
+        # one it replaced within stable_ms is withdrawn at once (a knock, a checker put back).
         level = self.level
         frame = self.frame
         elapsed = self._elapsed
+        evid = self._evid
+        lo = self._lo
+        hi = self._hi
         need = self.stable_ms
+        place = self.place_ms
+        sign = self.lift_sign
+        early = self._early
+        prev = self._prev
+        early_at = self._early_at
+        clock = self._clock
         changed = self.changed
         pending = self._pending
         flags = self._flags
@@ -689,17 +729,36 @@ class Sensing:
         for i in range(self._npending):
             s = pending[i]
             c = level[s]
-            if c != frame[s]:
+            f = frame[s]
+            if c != f:
                 e = elapsed[s] + dt
                 if e >= need:
-                    frame[s] = c
-                    changed[n] = s
-                    n += 1
+                    early[s] = 0
+                elif early[s] and c == prev[s] and clock.ticks_diff(now, early_at[s]) < need:
+                    early[s] = 0  # the evidence collapsed: withdrawn
+                    self.withdrawn += 1
                 else:
-                    elapsed[s] = e
-                    pending[keep] = s
-                    keep += 1
-                    continue
+                    # Against the stable code: how far inside its window, on the side
+                    # the reading came from (a higher code reads higher counts).
+                    m = (raw[s] - lo[s] if c > f else hi[s] - raw[s]) - NOISE_REACH
+                    v = evid[s] + (0 if m < 0 else STRONG if m > STRONG else m)
+                    # A lift: fewer of the mover's checkers, none of the other colour.
+                    lift = sign and f * sign > 0 and c * sign >= 0 and c * sign < f * sign
+                    if v >= STRONG and lift:
+                        early[s] = 1
+                        prev[s] = f
+                        early_at[s] = now
+                    elif v < STRONG or e < place:
+                        evid[s] = v if v < STRONG else STRONG
+                        elapsed[s] = e
+                        pending[keep] = s
+                        keep += 1
+                        continue
+                    else:
+                        early[s] = 0  # a placement: its answer is not withdrawn
+                frame[s] = c
+                changed[n] = s
+                n += 1
             flags[s] &= 6
         self._npending = keep
         return n

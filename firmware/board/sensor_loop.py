@@ -43,6 +43,7 @@ class SensorLoop:
         self._clock = clock
         self._started = clock.ticks_ms()
         self._looked = False  # the board has been given a first stable frame
+        self._board = None  # the board learn() was given: whose checkers may be lifted now
 
     def scan(self):
         """Read the sensors once; True when the board's view changed (the board is to be
@@ -51,6 +52,8 @@ class SensorLoop:
         for the checkers."""
         n = self.scanner.read_into(self.raw)
         sensing = self.sensing
+        if self._board is not None:  # a lift of the mover's checker is shown at once
+            sensing.lift_sign = self._board.lifter()
         changed = sensing.scan(self.raw, self._left, n)
         if sensing.blind_moved:  # a sensor found dead from play (or alive again)
             sensing.blind_moved = False
@@ -74,6 +77,7 @@ class SensorLoop:
         waits for those): the sensing learns from what board (board.controller.Controller)
         now knows stands on the slots (True), or favours reading what it asks to be put
         back."""
+        self._board = board
         agreed = board.agreement()
         if agreed is not None:
             self.sensing.confirm(self.raw, None if agreed is True else agreed)

@@ -9,7 +9,9 @@ ready after a power cut; the pieces of the scan loop, LED frame, roll work (test
 pico_timing.py run on the chip); lift to the first LED bit; free heap after boot (a bare
 REPL's) and the firmware's once it runs (free_running, largest_running); the least free and
 largest free block over a whole N-point match (default 1) played by the simulated players
-(--match 0: the timings alone). --firmware DIR: another firmware tree (an older commit's
+(--match 0: the timings alone), and over its lifts: the hand lifting the mover's checker to
+the first LED bit of its destinations (lift_to_led_ms, the median, and its p95), the checker
+put down to the board's answer (place_to_answer_ms), lifts, and lights withdrawn. --firmware DIR: another firmware tree (an older commit's
 firmware/, to compare with)."""
 
 import json
@@ -96,9 +98,9 @@ def main(length, firmware=None):
 
 def lift_to_led(pico):
     """From the hand lifting a checker to the first bit of the LED frame showing where it
-    may go (this includes the sensing's 150 ms of stability, by design), and from the start
-    of the scan that found the lift stable to that bit (the scan's readings, the sensing,
-    the tracker, the destinations, the frame)."""
+    may go (five lifts on the opening position; a match's lifts replace this median), and
+    from the start of the scan that found the lift to that bit (the scan's readings, the
+    sensing, the tracker, the destinations, the frame)."""
     pico.command({"cmd": "new", "kind": "money"})
     start = Position.initial()
     with pico.lock:
@@ -132,9 +134,70 @@ def lift_to_led(pico):
             "scan_to_led_worst_ms": round(max(scans), 1)}
 
 
+class LightWatch:
+    """The simulated hands' lifts and placements in a match, timed to the board's answer in
+    emulated time: from a lift of the mover's checker (one with somewhere to go) to the
+    first LED frame that changes the lights (its destinations), and from that checker put
+    down to the next frame that changes them (the move confirmed, a wrong one shown, the
+    lights off). Lifts put down before any frame answered are counted apart (unlit)."""
+
+    def __init__(self, pico):
+        self.pico = pico
+        self.lifts, self.places = [], []
+        self.unlit = 0
+        self.turn = None  # (side, the hands' scratch Turn, played along)
+        self._lift = None  # (emulated us, LEDs then) awaiting a frame
+        self._place = None
+        hands, table = pico.hands, pico.table
+        play, lift, put, frame = hands.play, table.lift, table.put, pico._led_frame
+
+        def playing(side, turn, moves):
+            self.turn = (side, turn)
+            return play(side, turn, moves)
+
+        def lifted(side, point):
+            lift(side, point)
+            t = self.turn
+            if t is not None and side == t[0] and t[1].destinations(point):
+                self._lift = (pico.now_us, pico.leds)
+
+        def placed(side, point):
+            put(side, point)
+            if self._lift is not None:
+                self.unlit += 1
+                self._lift = None
+            elif self.turn is not None and side == self.turn[0]:
+                self._place = (pico.now_us, pico.leds)
+
+        def framed(grb):
+            frame(grb)
+            for name, times in (("_lift", self.lifts), ("_place", self.places)):
+                wait = getattr(self, name)
+                if wait is not None and pico.led_at >= wait[0] and pico.leds != wait[1]:
+                    times.append((pico.led_at - wait[0]) / 1000)
+                    setattr(self, name, None)
+
+        hands.play, table.lift, table.put, pico._led_frame = playing, lifted, placed, framed
+
+    def figures(self, withdrawn):
+        lifts, places = sorted(self.lifts), sorted(self.places)
+        return {"lift_to_led_ms": _pct(lifts, 50), "lift_to_led_p95_ms": _pct(lifts, 95),
+                "lift_to_led_worst_ms": _pct(lifts, 100),
+                "place_to_answer_ms": _pct(places, 50), "place_to_answer_p95_ms": _pct(places, 95),
+                "lifts": len(lifts), "placements": len(places), "unlit_lifts": self.unlit,
+                "withdrawn_lights": withdrawn}
+
+
+def _pct(values, p):
+    return round(values[min(len(values) - 1, len(values) * p // 100)], 1) if values else None
+
+
 def match_memory(pico, length):
     players = Players(pico, seed=3)
     pico.on_line = players.on_line
+    watch = LightWatch(pico)
+    # lift_to_led()'s five lifts were put straight back (withdrawn): the match's count alone
+    withdrawn = pico.command({"cmd": "mem"}).get("withdrawn") or 0
     pico.command({"cmd": "new", "kind": "match", "length": length})
     t0, e0 = time.monotonic(), pico.now_us
     least_largest = None
@@ -148,7 +211,7 @@ def match_memory(pico, length):
             "play_emulated_s": round((pico.now_us - e0) / 1e6, 1),
             "play_wall_s": round(time.monotonic() - t0, 1),
             "least_free": mem["least_free"], "least_largest_block": least_largest,
-            "memory_errors": pico.memory_errors}
+            "memory_errors": pico.memory_errors, **watch.figures((mem.get("withdrawn") or 0) - withdrawn)}
 
 
 def _option(name, default, kind=str):

@@ -12,6 +12,7 @@ from sim.faults import fault
 from sim.sensor_model import SensorModel, SimClock
 
 STABLE = 150
+PLACE = 70  # a shorter placement time (place_ms), for the test of it
 
 
 def _place(rig, placed):
@@ -995,3 +996,98 @@ def test_a_sensor_beside_a_disabled_one_is_not_found_dead_for_fields_the_board_c
         run(300, confirm=True)
     assert sensing.blind() == [stuck], sensing.blind()
 
+# -- evidence, not time: the mover's lift at once ------------------------------------------
+
+
+def _rested(rig, slot, h):
+    rig.model.set_slot(slot, h)
+    rig.run(STABLE + 10)
+    assert rig.sensing.frame[slot] == h
+
+
+def test_a_lift_of_the_movers_checker_is_confirmed_on_its_first_scan():
+    for seed in (1, 2, 3):
+        rig = Rig(seed=seed)
+        slot = point_slot(8, 0)
+        _rested(rig, slot, -1)
+        rig.sensing.lift_sign = -1  # black moves: its checker's lift is strong evidence
+        rig.model.set_slot(slot, 0)
+        assert rig.scan() == [(slot, 0)]
+        # Put back before the stable time: withdrawn at once, counted.
+        rig.run(40)
+        rig.model.set_slot(slot, -1)
+        assert rig.scan() == [(slot, -1)]
+        assert rig.sensing.withdrawn == 1
+        assert rig.run(500) == []
+        # A lift of the other colour's checker (the one not moving) waits the stable time.
+        rig.sensing.lift_sign = 1
+        rig.model.set_slot(slot, 0)
+        assert rig.run(STABLE) == []
+        assert rig.run(10) == [(10, slot, 0)]
+        # Its return is a placement: no withdrawal.
+        rig.model.set_slot(slot, -1)
+        assert rig.run(STABLE) == []
+        assert rig.run(10) == [(10, slot, -1)]
+        assert rig.sensing.withdrawn == 1
+
+
+def test_a_lift_held_past_the_stable_time_is_no_withdrawal():
+    rig = Rig(seed=4)
+    slot = point_slot(3, 1)
+    _rested(rig, slot, 1)
+    rig.sensing.lift_sign = 1
+    rig.model.set_slot(slot, 0)
+    assert rig.scan() == [(slot, 0)]
+    rig.run(STABLE + 10)
+    rig.model.set_slot(slot, 1)
+    assert rig.run(STABLE) == []
+    assert rig.run(10) == [(10, slot, 1)]
+    assert rig.sensing.withdrawn == 0
+
+
+def test_a_placement_time_shorter_than_the_stable_time_takes_strong_evidence():
+    # place_ms (default: the stable time): a checker put down with strong evidence stands
+    # after it; a stack of three (weak evidence) only after the stable time; a checker slid
+    # across a point (70 ms at most, the simulated hands') never.
+    rig = Rig(seed=2, place_ms=PLACE)
+    one, three = point_slot(9, 0), point_slot(10, 0)
+    rig.model.set_slot(one, 1)
+    rig.model.set_slot(three, 3)
+    assert rig.run(PLACE) == []
+    assert rig.run(10) == [(10, one, 1)]
+    assert rig.run(STABLE - PLACE - 10) == []
+    assert rig.run(10) == [(10, three, 3)]
+    slid = point_slot(11, 0)
+    rig.model.set_slot(slid, -1)
+    assert rig.run(70) == []
+    rig.model.set_slot(slid, 0)
+    assert rig.run(500) == []
+
+
+def test_a_noise_spike_the_sensor_model_allows_lights_nothing():
+    # The sensor model's largest excursion at the stress table's worst noise (10 RMS): its
+    # four uniform bytes summed lie at most 510 from their centre.
+    spike = (510 * SensorModel._noise_q(10.0) + 32768) >> 16
+    assert 30 < spike < 40
+    for seed in (1, 2):
+        rig = Rig(seed=seed)
+        slots = (point_slot(5, 0), point_slot(20, 2))
+        for slot, h in zip(slots, (1, -1)):
+            _rested(rig, slot, h)
+        p = rig.sensing
+        lo, hi = p.windows()
+        for slot, sign in zip(slots, (1, -1)):
+            p.lift_sign = sign
+            raw = array("H", rig.buf)
+            # The reading on its window's edge toward empty, the worst place to sit; then
+            # spikes beyond it, in one scan and in up to four in a row.
+            edge = lo[slot] if sign > 0 else hi[slot]
+            for spikes in (1, 2, 4):
+                for _ in range(spikes):
+                    raw[slot] = edge - sign * spike
+                    rig.clock.advance(SCAN_MS)
+                    assert p.scan(raw) == 0, (seed, slot)
+                raw[slot] = edge
+                rig.clock.advance(SCAN_MS)
+                assert p.scan(raw) == 0
+            assert p.frame[slot] == sign and p.withdrawn == 0
