@@ -78,17 +78,10 @@ def describe_table(table, hand):
 
 def describe_turn(state, names=("White", "Black")):
     """Whose turn it is and the dice, from a `state` reply."""
-    from bgcore.matchid import decode
-
-    from bgboard.view.drawing import status_words
+    from bgboard.view.drawing import match_fields, status_words
 
     game = state.get("game") or {}
-    fields = None
-    if game.get("match_id"):
-        try:
-            fields = decode(game["match_id"])
-        except ValueError:
-            fields = None
+    fields = match_fields(game)
     words = status_words(fields, names, state.get("phase")) or "no game"
     dice = game.get("dice")
     if dice and "%d-%d" % tuple(dice[:2]) not in words:

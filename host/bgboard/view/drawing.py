@@ -178,6 +178,19 @@ def sides_of(position, mover):
     return (a, b) if mover == 0 else (b, a)
 
 
+def match_fields(game):
+    """The Match ID fields of a `state` reply's game (bgcore.matchid.decode), or None when it
+    has none or an undecodable one."""
+    from bgcore.matchid import decode
+
+    if not game.get("match_id"):
+        return None
+    try:
+        return decode(game["match_id"])
+    except ValueError:
+        return None
+
+
 def status_words(fields, names, phase=None):
     """Whose turn and what to do, from Match ID fields (bgcore.matchid.decode)."""
     if phase == "idle":

@@ -15,7 +15,8 @@ from bgboard.events import Entry
 from bgboard.matfile import DEFAULT_NAMES, action_text, layout
 from bgboard.monitor import View
 from bgboard.narrate import Narrator
-from bgboard.view.drawing import Scene, board_svg, leds_from_live, sides_of, status_words
+from bgboard.view.drawing import (Scene, board_svg, leds_from_live, match_fields, sides_of,
+                                   status_words)
 from bgcore import Position
 from bgwire.sim import check as check_sim  # the contract's check of a sim line
 
@@ -129,17 +130,10 @@ class BoardModel:
         return list(sides_of(Position.from_id(pid), 0))
 
     def scene(self):
-        from bgcore.matchid import decode
-
         game = self.state.get("game") or {}
         match = self.state.get("match") or {}
         phase = self.state.get("phase")
-        fields = None
-        if game.get("match_id"):
-            try:
-                fields = decode(game["match_id"])
-            except ValueError:
-                fields = None
+        fields = match_fields(game)
         pips = None
         white, black = [0] * 26, [0] * 26
         try:
