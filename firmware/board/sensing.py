@@ -5,8 +5,8 @@ neighbour correction (subtract the fields of the neighbours' classified stacks: 
 table, the fields adding linearly), classification with hysteresis into a code -3..3
 (board.layout: 0 empty, sign = colour, 1, 2, 3 = "3 or more"), then debounce: a new code
 becomes stable on its evidence (STRONG: a lift of the mover's checker on its first scan),
-or once it has held for place_ms with the evidence, or for stable_ms whatever it. Pure logic: the clock is passed in,
-raw frames are handed to scan(). No allocation per scan: every buffer is made once here.
+or once it has held for place_ms with the evidence, or for stable_ms without. Pure logic:
+the clock is passed in, raw frames are handed to scan(). No allocation per scan: every buffer is made once here.
 
 Learning from play (issue 16): when the board knows what stands on the slots (it agrees with
 the expected position: confirm()), each slot's code there is its expected code. The

@@ -14,9 +14,9 @@ import time
 import click
 
 from bgboard.cli_common import LinkFailure, connect, open_link, port_option
-from bgboard.leds import led_places, role
+from bgboard.leds import led_places
 from bgboard.monitor import View
-from bgboard.narrate import Narrator
+from bgboard.narrate import Narrator, lit_by_role
 
 HELP = """\
 Points are in White's numbering (the numbers on the board's frame) for both sides.
@@ -52,13 +52,7 @@ def sim_words(error):
 
 def describe_leds(lit, places):
     """'may go: point 5, point 4; origin: point 8' from a live leds line's `lit`."""
-    by_role = {}
-    for colour, indices in sorted(lit.items()):
-        names = by_role.setdefault(role(colour), [])
-        for i in indices:
-            name = places.name(i)
-            if name not in names:
-                names.append(name)
+    by_role = lit_by_role(lit, places)
     return "; ".join("%s: %s" % (r, ", ".join(n)) for r, n in sorted(by_role.items())) \
         or "all dark"
 
