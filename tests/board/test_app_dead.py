@@ -9,15 +9,22 @@ from sim.faults import fault
 from test_app import load_pinmap, with_rig
 
 
-@with_rig
-def test_a_dead_sensor_found_at_the_set_up_is_told_and_kept_with_the_calibration(rig, path):
-    # It reads its zero level whatever stands on it: the calibration takes it for good.
-    fault(rig.model, 116, "dead")  # white's 24-point, the second checker's slot
+def _dead_at_the_start(rig, dead):
+    # Sensors that read their zero level whatever stands on them: the calibration takes them
+    # for good; a money session, its checkers set up.
+    for s in dead:
+        fault(rig.model, s, "dead")
     assert rig.ask({"cmd": "calibrate", "step": "empty"})[0]["faulty"] == []
     rig.ask({"cmd": "calibrate", "step": "save"})
     rig.ask({"cmd": "new", "kind": "money"})
     start = Position.initial()
     rig.model.set_counts(start.mover, start.opponent)
+
+
+@with_rig
+def test_a_dead_sensor_found_at_the_set_up_is_told_and_kept_with_the_calibration(rig, path):
+    # It reads its zero level whatever stands on it: the calibration takes it for good.
+    _dead_at_the_start(rig, [116])  # white's 24-point, the second checker's slot
     told = []
     for _ in range(400):  # 4 s: the board asks for that checker; then it reads the slot dead
         rig.hw.clock.advance(10)
@@ -39,13 +46,7 @@ def test_two_dead_sensors_under_the_start_are_named_lit_and_the_game_starts(rig,
     from bgwire import WRONG
 
     dead = [27, 116]  # white's 6-point slot 3, 24-point slot 2: calibrate as good
-    for s in dead:
-        fault(rig.model, s, "dead")
-    assert rig.ask({"cmd": "calibrate", "step": "empty"})[0]["faulty"] == []
-    rig.ask({"cmd": "calibrate", "step": "save"})
-    rig.ask({"cmd": "new", "kind": "money"})
-    start = Position.initial()
-    rig.model.set_counts(start.mover, start.opponent)
+    _dead_at_the_start(rig, dead)
     told = []
     lit = None
     points = load_pinmap()["leds"]["points"]

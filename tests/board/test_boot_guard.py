@@ -26,14 +26,18 @@ def _power_up(path, leds, storage=None):
     return app, link, json.loads(link.sent.pop(0).decode())
 
 
+def _leds():
+    with open("hardware/pinmap.json") as f:
+        return json.load(f)["leds"]
+
+
 def _raw(path, name):
     with open(path + "/" + name, "rb") as f:
         return f.read()
 
 
 def test_a_journal_that_will_not_replay_is_kept_aside_and_the_board_starts_clean():
-    with open("hardware/pinmap.json") as f:
-        leds = json.load(f)["leds"]
+    leds = _leds()
     path = tmpdir("bgboard-boot")
     try:
         j = Journal(FlashStorage(path))
@@ -73,8 +77,7 @@ def test_a_damaged_calibration_never_stops_the_board_from_booting():
     # calibration.json as a worn flash or a half-written tool might leave it: the board
     # boots uncalibrated, says so once (a fault "calibration"), and plays on; a good file
     # still loads.
-    with open("hardware/pinmap.json") as f:
-        leds = json.load(f)["leds"]
+    leds = _leds()
     good = {"offsets": [2048] * 128, "faulty": [5], "gains": None, "dead": [7]}
     damaged = [b"{not json", b"[1, 2]", b'{"offsets": null, "faulty": []}']
     for key, bad in (("offsets", [2048] * 127), ("offsets", ["2048"] * 128),
@@ -124,8 +127,7 @@ def test_a_damaged_journal_on_a_full_flash_still_boots_and_says_so():
     # boot leaving another empty journal.bad-N. Now it boots on the intact events, says the
     # flash is full (hello's "unkept", the LEDs' error sign), commits nothing, keeps no
     # part of a copy, and goes on once room is made.
-    with open("hardware/pinmap.json") as f:
-        leds = json.load(f)["leds"]
+    leds = _leds()
     path = tmpdir("bgboard-boot")
     try:
         j = Journal(FlashStorage(path))
