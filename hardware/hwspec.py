@@ -23,6 +23,9 @@ BAR_SLOTS = 4
 SENSORS = POINTS * SLOTS + 2 * BAR_SLOTS  # 128
 COLOURS = ("white", "black")
 BUTTONS = ("roll", "double", "take", "drop", "undo_verify", "menu")
+# The DRV5055's power-on time (TI SBAS640, electrical characteristics, t_ON at B = 0 mT, no
+# load on OUT): 175 us typical, 330 us at most. A bank's readings before it are not valid.
+SENSOR_POWER_ON_US_MAX = 330
 
 
 def load_json(path):

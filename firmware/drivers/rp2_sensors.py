@@ -60,7 +60,7 @@ class Rp2Sensors:
         (machine.Pin outputs); bank_enable: a Pin output, powering the chosen bank at
         enable_active; adc: the machine.ADC all banks read through; slot_table: each slot's
         (bank, channel) (board.wiring.slot_table). settle_us: the wait after powering a bank
-        before its first reading (the DRV5055 powers up in about 0.2 ms), mux_settle_us
+        before its first reading (the DRV5055 powers on within 330 us, SBAS640), mux_settle_us
         after each select change."""
         if len(mux_select) != 4 or len(bank_select) != 3:
             raise ValueError("4 mux select and 3 bank select pins")

@@ -119,6 +119,13 @@ def test_a_broken_pin_map_is_caught(pm, break_it, complaint):
     assert any(complaint in p for p in validate(bad))
 
 
+def test_a_bank_is_read_only_after_its_sensors_have_powered_on(pm):
+    # The scan waits bank_power_up_us after powering a bank (drivers/rp2_sensors.py takes it
+    # from the pin map; test_rp2_sensors checks that): it must cover the DRV5055's longest
+    # power-on time with a margin for the bank switch and its 16 decoupling capacitors.
+    assert pm["sensors"]["bank_power_up_us"] >= 1.25 * hwspec.SENSOR_POWER_ON_US_MAX
+
+
 def test_micropython_loads_the_pin_map(tmp_path):
     mpy = os.path.join(ROOT, ".venv", "bin", "micropython")
     if not os.path.exists(mpy):
