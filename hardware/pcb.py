@@ -4,12 +4,13 @@
 
 Reads each design's netlist (DIR/DESIGN.net, written by circuit.py through boards.py), places
 every footprint by rule (sensors from geometry.json), routes it with router.py on two signal
-layers (GND and +3V3 are the inner planes), applies fab_rules.json as the design settings, fills
+layers (GND and +5V, the LEDs' supply, are the inner planes), applies fab_rules.json as the design settings, fills
 the planes and writes OUT/pcb/DESIGN.kicad_pcb. Then, per board, it fails unless:
   - KiCad's DRC finds 0 violations and 0 unconnected pads (OUT/pcb/DESIGN-drc.txt),
   - the copper read back from the saved file connects exactly the netlist's nets (pcbcheck.py),
   - every sensor, mapped into the playing area's frame for each instance, sits on its slot
-    within 0.1 mm (pcbcheck.py),
+    within 0.1 mm, and every slot LED where geometry.json's leds.beside_sensor_mm puts it
+    (hwspec.led_xy) within 0.1 mm (pcbcheck.py),
 and writes the fab files into OUT/fab/DESIGN/ (fab.py). --check PCB_DIR only checks boards
 already built (the tests check broken copies this way).
 Runs under Debian's /usr/bin/python3 (where pcbnew lives): the Makefile's .venv-kicad.
@@ -56,6 +57,7 @@ def load_rules(path=RULES):
 # --- layouts: where each design's parts go (board mm, x right, y down) -----------------------
 
 SENSOR_CAP_DY = 3.0  # the sensor's 100 nF sits this far below it (towards slot 0)
+LED_CAP_DY = 4.6  # the LED's 100 nF sits this far below the LED (clear of its 5 x 5 mm body)
 QUARTER_MARGIN_X = 1.0  # each side of the 6 x 32 mm columns (2 mm gap between boards)
 EDGE_MARGIN_Y = 4.0  # from the playing area's edge to the board's edge
 CENTRE_GAP = 2.0  # from the board's inner end to the board's centre line
@@ -86,6 +88,9 @@ def quarter_layout(geo):
             x, y = quarter_sensor_xy(geo, c, s)
             place["U%d%d" % (c + 1, s + 1)] = (x, y, 0)
             place["C%d%d" % (c + 1, s + 1)] = (x, y + SENSOR_CAP_DY, 0)
+            lx, ly = led_beside(geo, x, y)
+            place["D%d%d" % (c + 1, s + 1)] = (lx, ly, 0)
+            place["C1%d%d" % (c + 1, s + 1)] = (lx, ly + LED_CAP_DY, 0)
     # The muxes sit in the free square between slots 2 and 3 in the middle of their three
     # columns (U1: the lo bank, columns 3-5; U2: the hi bank, columns 0-2), their switch and
     # decoupling beside them; the cables leave near the bar end of the board.
@@ -100,11 +105,18 @@ def quarter_layout(geo):
     for n, (c, s) in enumerate(((4, 3), (4, 0), (0, 0), (2, 3)), 1):
         x, y = quarter_sensor_xy(geo, c, s)
         place["H%d" % n] = (x + pitch / 2, y - pitch / 2, 0)
+    # The cables between columns 0 and 1, clear of column 0's LEDs (on the sensors' right).
     x0, y4 = quarter_sensor_xy(geo, 0, 4)
-    place["J1"] = (x0 + pitch / 2 - 1.27, y4 + 6.0, 0)
+    place["J1"] = (x0 + pitch / 2 + 1.2, y4 + 6.0, 0)
     x0, y1 = quarter_sensor_xy(geo, 0, 1)
-    place["J2"] = (x0 + pitch / 2 - 5.0, y1 - 16.0, 0)
+    place["J2"] = (x0 + pitch / 2 - 8.75, y1 - 16.0, 0)
     return place, quarter_size(geo)
+
+
+def led_beside(geo, x, y):
+    """A slot's LED in board mm from its sensor's: geometry.json's leds.beside_sensor_mm to the
+    sensor's right as the board sees it (hwspec.led_xy in the playing frame)."""
+    return x + geo["leds"]["beside_sensor_mm"], y
 
 
 def quarter_transforms(geo):
@@ -140,6 +152,9 @@ def bar_layout(geo):
         x, y = bar_sensor_xy(geo, k)
         place["U%d" % (k + 1)] = (x, y, 0)
         place["C%d" % (k + 1)] = (x, y + SENSOR_CAP_DY, 0)
+        lx, ly = led_beside(geo, x, y)
+        place["D%d" % (k + 1)] = (lx, ly, 0)
+        place["C1%d" % (k + 1)] = (lx, ly + LED_CAP_DY, 0)
     # M3 mounting holes between slots 1-2 and 2-3 (use nylon screws: 19 mm from a sensor)
     for n, k in enumerate((1, 2), 1):
         x, y = bar_sensor_xy(geo, k)
@@ -351,8 +366,8 @@ def build_board(design, nl, geo, rules):
         f.SetPosition(pt(x, y))
         if deg:
             f.SetOrientationDegrees(deg)
-        if (x, y - SENSOR_CAP_DY, 0) in place.values() and ref.startswith("C"):
-            f.Reference().SetPosition(pt(x, y + 1.45))  # under the capacitor, clear of its sensor
+        if ref.startswith("C") and any((x, y - dy, 0) in place.values() for dy in (SENSOR_CAP_DY, LED_CAP_DY)):
+            f.Reference().SetPosition(pt(x, y + 1.45))  # under the capacitor, clear of its sensor / LED
         board.Add(f)
     outline(board, w, h)
     for name, nodes in nl.nets.items():
@@ -457,8 +472,7 @@ def route(board, fps, nets, planes, w, h, rules):
             vi = g.index(*g.cell_of(x, pcbnew.ToMM(pos.y)))
             path = g.route(ids[net], sources(box, [0], p), {(0, vi)}, wrong_way=0, limit=2000)
             if path is None or not g.can_via(vi, ids[net]):
-                failed.append("%s pin %s-%s: no fan-out" % (net, f.GetReference(), p.GetNumber()))
-                continue
+                continue  # no room for its via: the signal pass below routes the pad itself
             g.occupy(path + [(1, vi)], ids[net])
             draw(path, net)
             via(*g.xy(vi), net)
@@ -602,10 +616,11 @@ def main(argv):
                           % (design, os.path.join(args.renders, os.path.basename(png))))
                     status = 1
         sensors = len(pcbcheck.sensor_refs(design))
+        leds = len(pcbcheck.led_refs(design, pinmap))
         print("pcb: %s: %d footprints, %d tracks, %d vias; DRC 0 violations 0 unconnected; copper = "
-              "netlist; %d sensor positions within 0.1 mm%s (%.1f s)"
+              "netlist; %d sensor and %d LED positions within 0.1 mm%s (%.1f s)"
               % (design, len(board.GetFootprints()), sum(1 for t in board.GetTracks() if t.GetClass() == "PCB_TRACK"),
-                 sum(1 for t in board.GetTracks() if t.GetClass() == "PCB_VIA"), sensors, fab_note,
+                 sum(1 for t in board.GetTracks() if t.GetClass() == "PCB_VIA"), sensors, leds, fab_note,
                  time.time() - t0))
     return status
 
