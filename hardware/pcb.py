@@ -378,7 +378,7 @@ def build_board(design, nl, geo, rules):
             for p in pads:
                 p.SetNet(nets[name])
     planes = {net: layer for layer, net in rules["plane_nets"].items()}
-    failed = route(board, fps, nets, planes, w, h, rules)
+    failed = route(board, fps, nets, planes, w, h, rules, power_copper(design, fps))
     for f in failed[:10]:
         print("pcb: %s: not routed: %s" % (design, f))
     zones = [plane(board, PLANE_LAYERS[layer], nets[net], w, h, rules)
@@ -395,7 +395,34 @@ def fill_planes(path):
     return pcbnew.LoadBoard(path)
 
 
-def route(board, fps, nets, planes, w, h, rules):
+POWER_TRACK_MM = 1.5  # ~3 A on 1 oz outer copper at a 10 degree rise (IPC-2221)
+
+
+def power_copper(design, fps):
+    """Copper drawn before routing for the controller's supply input, which carries the whole
+    board's current (up to 2.7 A, power_budget.py): a 1.5 mm F.Cu track from J1's + pin to D1's
+    anode, passing under J1's GND pin, and from D1's cathode a 1.5 mm track to three vias into
+    the +5V plane. [("track", net, (x0, y0), (x1, y1)) | ("via", net, (x, y))] in board mm."""
+    if design != "controller":
+        return []
+
+    def pad(ref, num):
+        p = [q for q in fps[ref].Pads() if q.GetNumber() == num][0]
+        return p.GetNetname(), pcbnew.ToMM(p.GetPosition()), pad_box(p)
+
+    vin, (jx, jy), jbox = pad("J1", "1")
+    _, (ax, ay), _ = pad("D1", "2")
+    v5, (kx, ky), kbox = pad("D1", "1")
+    below = jbox[3] + 1.8  # J1's pads' bottom edge + clearance + half the track
+    vx = kbox[0] - 3.0
+    out = [("track", vin, (jx, jy), (jx, below)), ("track", vin, (jx, below), (ax, below)),
+           ("track", vin, (ax, below), (ax, ay)), ("track", v5, (kx, ky), (vx, ky)),
+           ("track", v5, (vx, ky - 1.2), (vx, ky + 1.2))]
+    out += [("via", v5, (vx, ky + dy)) for dy in (-1.2, 0.0, 1.2)]
+    return out
+
+
+def route(board, fps, nets, planes, w, h, rules, fixed=()):
     g = router.Grid(w, h, rules["routing_grid_mm"], rules["track_mm"], rules["clearance_mm"],
                     rules["via_diameter_mm"])
     ids = {name: i for i, name in enumerate(sorted(nets))}
@@ -419,6 +446,16 @@ def route(board, fps, nets, planes, w, h, rules):
             m = rules["via_diameter_mm"] / 2 + rules["clearance_mm"]
             g.block_rect(box[0] - m, box[1] - m, box[2] + m, box[3] + m, (), vias=True)
     failed = []
+    # Fixed power copper first: the router keeps every other net its clearance away from it.
+    r = POWER_TRACK_MM / 2
+    for item in fixed:
+        if item[0] == "track":
+            _, net, (x0, y0), (x1, y1) = item
+            g.add_rect(ids[net], [0], min(x0, x1) - r, min(y0, y1) - r, max(x0, x1) + r, max(y0, y1) + r)
+        else:
+            _, net, (x, y) = item
+            d = rules["via_diameter_mm"] / 2
+            g.add_rect(ids[net], [0, 1], x - d, y - d, x + d, y + d)
 
     def sources(box, layers, pad=None):
         cells = g.pad_cells(*box)
@@ -450,6 +487,19 @@ def route(board, fps, nets, planes, w, h, rules):
         v.SetWidth(mm(rules["via_diameter_mm"]))
         v.SetNet(nets[net])
         board.Add(v)
+
+    for item in fixed:
+        if item[0] == "track":
+            _, net, a, b = item
+            t = pcbnew.PCB_TRACK(board)
+            t.SetStart(pt(*a))
+            t.SetEnd(pt(*b))
+            t.SetWidth(mm(POWER_TRACK_MM))
+            t.SetLayer(pcbnew.F_Cu)
+            t.SetNet(nets[net])
+            board.Add(t)
+        else:
+            via(*item[2], item[1])
 
     # Fan-out of the ICs (SOIC): each signal pin runs straight out on F.Cu to a via, the vias
     # staggered (near, far) so that neighbouring pins' vias keep their clearance; the router

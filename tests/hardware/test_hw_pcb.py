@@ -124,6 +124,29 @@ f.SetPosition(pcbnew.wxPoint(p.x, p.y + pcbnew.FromMM(0.15)))
     assert "slot P6.0: U11" not in res.stdout  # the sensor has not moved
 
 
+def test_the_supply_input_runs_on_wide_copper(tmp_path):
+    # Up to 2.7 A enters at J1 and goes through D1 onto the +5V plane: with every track
+    # narrower than 1.5 mm removed, J1's + pin still reaches D1's anode, and D1's cathode
+    # the +5V plane (J5's pin 1 sits on it).
+    wide = str(tmp_path / "controller.kicad_pcb")
+    res = kicad(EDIT % """
+for t in list(board.GetTracks()):
+    if t.GetClass() == "PCB_TRACK" and t.GetWidth() < pcbnew.FromMM(1.5):
+        board.Remove(t)
+""", os.path.join(PCB_DIR, "controller.kicad_pcb"), wide)
+    assert res.returncode == 0, res.stderr
+    res = kicad("""
+import sys, pcbnew
+sys.path.insert(0, "hardware")
+import pcbcheck
+groups = pcbcheck.copper_groups(pcbnew.LoadBoard(sys.argv[1]))
+together = lambda a, b: any(a in g and b in g for g in groups)
+print(together(("J1", "1"), ("D1", "2")), together(("D1", "1"), ("J5", "1")))
+""", wide)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["True", "True"], res.stdout
+
+
 def board_sizes_from_readme():
     with open(os.path.join(HW, "README.md")) as f:
         text = f.read()
