@@ -13,7 +13,7 @@ Reference designators (also on the silkscreen and in hardware/README.md):
   U9        74HC138 bank decoder       U10      74AHCT125 LED level shifter
   Q1..Q8    AO3401A bank switch 0..7   U1PPS    DRV5055 of point PP slot S (U1010..U1244)
   U125k     white bar slot k           U126k    black bar slot k      (C1PPS: its 100 nF)
-  SW1..SW6  buttons (value = role)     J1 5 V in, J2 LED strip, J3 UART, J4 I2C, J5 LED power
+  SW1..SW6  buttons (value = role)     J1 5 V in, J2 tray and dice LEDs, J3 UART, J4 I2C, J5 LED power
   J6..J9    ribbon to quarter 1..4     J1q1 its other end on quarter q, J1q2 quarter q's bar cable,
   J2q       that cable's end on the bar half (boards.py: which part sits on which board)
   D1PPS     WS2812B of point PP slot S, D125k / D126k of a bar slot (C2PPS ...: its 100 nF)
@@ -288,7 +288,7 @@ def build(skidl, pinmap):
                   part("Connector_Generic", "Conn_01x08", footprint=FP["jst8"]), pinmap,
                   v3, v5, gnd, sel, adc, chain)
 
-    # --- LEDs: 3.3 V data -> 74AHCT125 at 5 V -> 330 ohm -> strip; 1000 uF on the strip -------
+    # --- LEDs: 3.3 V data -> 74AHCT125 at 5 V -> 330 ohm -> LED 0 (J6); 1000 uF on the rail ----
     buf = make(buf_t, "U10", "74AHCT125")
     buf["VCC"] += v5
     buf["GND"] += gnd
