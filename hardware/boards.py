@@ -92,6 +92,8 @@ def place_of(ref):
     if prefix in ("U", "C", "Q") and len(num) == 1 and 1 <= int(num) <= 8:  # a bank's mux, switch, 100 nF
         b = int(num) - 1
         return "quarter%d" % (b // 2 + 1), "%s%d" % (prefix, b % 2 + 1)
+    if prefix == "C" and len(num) == 2 and num[0] == "9":  # C9q: quarter q's 10 uF on +5V
+        return "quarter%s" % num[1], "C3"
     if prefix == "J" and len(num) == 3:  # J1q1 / J1q2 on quarter q
         return "quarter%s" % num[1], "J%s" % num[2]
     if prefix == "J" and len(num) == 2:  # J2q on the bar half that quarter q reaches

@@ -17,6 +17,7 @@ Reference designators (also on the silkscreen and in hardware/README.md):
   J6..J9    ribbon to quarter 1..4     J1q1 its other end on quarter q, J1q2 quarter q's bar cable,
   J2q       that cable's end on the bar half (boards.py: which part sits on which board)
   D1PPS     WS2812B of point PP slot S, D125k / D126k of a bar slot (C2PPS ...: its 100 nF)
+  C9q       10 uF on +5V at quarter q's ribbon
 """
 
 import argparse
@@ -280,6 +281,8 @@ def build(skidl, pinmap):
     # from the LED before it in the chain table (boards.check_led_chain: one run per board).
     chain = slot_leds(S, make, part("LED", "WS2812B", footprint=FP["ws2812b"]), pinmap, v5, gnd,
                       lambda ref, a, b: cap(ref, "100n", FP["c0603"], a, b))
+    for q in range(1, 5):  # C9q: 10 uF at quarter q's ribbon, for its 30 LEDs' switching edges
+        cap("C9%d" % q, "10u", FP["c1206"], v5, gnd)
 
     # --- cables between the boards (boards.py): the controller's J6..J9 to each quarter's J1q1
     # (16-way ribbon), each quarter's J1q2 to its bar half's J2q (8-way). A cable is a wire, so

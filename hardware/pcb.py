@@ -108,6 +108,7 @@ def quarter_layout(geo):
     # The cables between columns 0 and 1, clear of column 0's LEDs (on the sensors' right).
     x0, y4 = quarter_sensor_xy(geo, 0, 4)
     place["J1"] = (x0 + pitch / 2 + 1.2, y4 + 6.0, 0)
+    place["C3"] = (x0 + pitch / 2 + 11.5, y4 + 12.0, 90)  # 10 uF on +5V beside the ribbon
     x0, y1 = quarter_sensor_xy(geo, 0, 1)
     place["J2"] = (x0 + pitch / 2 - 8.75, y1 - 16.0, 0)
     return place, quarter_size(geo)

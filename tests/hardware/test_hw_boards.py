@@ -45,8 +45,9 @@ def test_each_design_fits_all_its_instances_and_the_parts_add_up(built):
     split = boards.split(whole)
     assert boards.check_designs(split) == []
     counts = {inst: len(nl.parts) for inst, nl in split.items()}
-    # a quarter: 30 sensors + 30 LEDs with a 100 nF each, 2 muxes, switches, 100 nF, 2 cables
-    assert counts == {"quarter1": 128, "quarter2": 128, "quarter3": 128, "quarter4": 128,
+    # a quarter: 30 sensors + 30 LEDs with a 100 nF each, 2 muxes, switches, 100 nF, 10 uF on
+    # +5V, 2 cables
+    assert counts == {"quarter1": 129, "quarter2": 129, "quarter3": 129, "quarter4": 129,
                       "bar_black": 18, "bar_white": 18, "controller": 32}
     assert sum(counts.values()) == len(whole.parts)
     for design in boards.DESIGNS:
@@ -61,6 +62,7 @@ def test_each_design_fits_all_its_instances_and_the_parts_add_up(built):
     assert q.net("J2", boards.BAR_CABLE.index("Q_IN") + 1) == "LED_IN"
     assert q.net("J2", boards.BAR_CABLE.index("Q_OUT") + 1) == "LED_OUT"
     assert q.net("J2", boards.BAR_CABLE.index("+5V") + 1) == "+5V"
+    assert {q.net("C3", 1), q.net("C3", 2)} == {"+5V", "GND"} and q.parts["C3"]["value"] == "10u"
     dins = sorted(r for r, _ in q.nets["LED_IN"] if r.startswith("D"))
     douts = sorted(r for r, _ in q.nets["LED_OUT"] if r.startswith("D"))
     assert len(dins) == 1 and len(douts) == 1 and dins != douts
