@@ -6,12 +6,19 @@ has just written, and pcb.py (under KiCad's Python) builds each board from what 
 
 Designs and how often each is made:
   quarter    x4  the 30 sensors of one quarter (6 points x 5 slots) with their 100 nF, the two
-                 banks' muxes, bank switches and decoupling; J1 = ribbon to the controller,
-                 J2 = 5-way cable to the bar half. Quarters 1 and 2 (bottom) are the same board
+                 banks' muxes, bank switches and decoupling, the 30 slot LEDs (WS2812B, 100 nF
+                 each); J1 = ribbon to the controller, J2 = 8-way cable to the bar half. Quarters 1 and 2 (bottom) are the same board
                  translated, quarters 3 and 4 (top) the same board turned 180 degrees.
-  bar        x2  the 4 bar sensors of one colour; J1/J2 = cables to the quarters on its local
-                 right/left. Black half at the bottom, white half turned 180 degrees on top.
-  controller x1  the Pico, the bank decoder, the LED stage, power, buttons, J6..J9 to quarters.
+  bar        x2  the 4 bar sensors of one colour and their 4 LEDs; J1/J2 = cables to the
+                 quarters on its local right/left. Black half at the bottom, white half turned 180 degrees on top.
+  controller x1  the Pico, the bank decoder, the LED stage, power, buttons, J6..J9 to quarters,
+                 J2 to the tray and dice LEDs (a strip or panel off the boards).
+
+The LED chain (pinmap.json) runs controller -> J6 -> quarter 1 -> its bar cable -> black bar
+half -> quarter 2 -> J7, across the controller to J8 -> quarter 3 -> white bar half -> quarter
+4 -> J9 -> the controller's J2. Every quarter has its LED_IN and LED_OUT on both cables (one
+design), so each data line also reaches one connector pin where nothing drives or reads it: a
+stub of one cable's length, harmless at the WS2812B's 800 kHz.
 
 A design is made several times only if every instance's netlist, in the design's own
 designators and net names, is the same: check_designs() proves it for the pin map in use (a pin
@@ -29,9 +36,13 @@ import hwspec  # noqa: E402
 import netcheck  # noqa: E402
 
 # Pin meaning of the cables (pin 1 first). Both ends of a cable carry the same net on a pin.
+# The quarter cable (16-way ribbon, 2.54 mm IDC, ~1 A a pin) carries a quarter's and its bar
+# half's LEDs at the firmware's cap (power_budget.py: about 2.1 A), so +5V has three pins and
+# GND three (the sensors' return too). LED_IN / LED_OUT: the quarter's first LED's DIN and last
+# LED's DOUT. The bar cable (8-way JST XH) feeds the bar half's 4 LEDs (0.25 A) on one pin.
 QUARTER_CABLE = ("+3V3", "GND", "MUX_S0", "MUX_S1", "MUX_S2", "MUX_S3", "BANK_LO_N", "BANK_HI_N",
-                 "HALL_ADC", "GND")
-BAR_CABLE = ("VBANK_LO", "VBANK_HI", "BAR_LO", "BAR_HI", "GND")
+                 "HALL_ADC", "GND", "LED_IN", "GND", "LED_OUT", "+5V", "+5V", "+5V")
+BAR_CABLE = ("VBANK_LO", "VBANK_HI", "BAR_LO", "BAR_HI", "GND", "+5V", "Q_OUT", "Q_IN")
 
 DESIGNS = ("quarter", "bar", "controller")
 # Instance name -> design.
@@ -71,14 +82,18 @@ def place_of(ref):
     """(instance, local designator) of a part of the whole circuit."""
     m = re.match(r"([A-Z]+)(\d+)$", ref)
     prefix, num = m.group(1), m.group(2)
-    if prefix in ("U", "C") and len(num) == 4:  # sensor or its capacitor, U1PPS / U125k
-        pp, s = int(num[1:3]), int(num[3])
+    if prefix in ("U", "C", "D") and len(num) == 4:  # a slot's sensor U1PPS, LED D1PPS, their
+        pp, s = int(num[1:3]), int(num[3])  # 100 nF C1PPS / C2PPS (locally C11 / C111)
+        if prefix == "C" and num[0] == "2":
+            prefix = "C1"
         if pp <= hwspec.POINTS:
             return "quarter%d" % quarter_of_point(pp), "%s%d%d" % (prefix, quarter_column(pp) + 1, s + 1)
         return ("bar_white" if pp == 25 else "bar_black"), "%s%d" % (prefix, s + 1)
     if prefix in ("U", "C", "Q") and len(num) == 1 and 1 <= int(num) <= 8:  # a bank's mux, switch, 100 nF
         b = int(num) - 1
         return "quarter%d" % (b // 2 + 1), "%s%d" % (prefix, b % 2 + 1)
+    if prefix == "C" and len(num) == 2 and num[0] == "9":  # C9q: quarter q's 10 uF on +5V
+        return "quarter%s" % num[1], "C3"
     if prefix == "J" and len(num) == 3:  # J1q1 / J1q2 on quarter q
         return "quarter%s" % num[1], "J%s" % num[2]
     if prefix == "J" and len(num) == 2:  # J2q on the bar half that quarter q reaches
@@ -98,7 +113,7 @@ def _local_net_name(inst, name, nodes):
             if design == "quarter":
                 return (QUARTER_CABLE if ref == "J1" else BAR_CABLE)[int(pin) - 1]
             role = BAR_CABLE[int(pin) - 1]
-            return role if role == "GND" else ("R_" if ref == "J1" else "L_") + role
+            return role if role in ("GND", "+5V") else ("R_" if ref == "J1" else "L_") + role
     sensors = sorted(r for r, p in nodes if r.startswith("U") and len(r) >= 3 and p == str(netcheck.HALL_OUT))
     if sensors:
         return "OUT_" + sensors[0]

@@ -13,9 +13,11 @@ Reference designators (also on the silkscreen and in hardware/README.md):
   U9        74HC138 bank decoder       U10      74AHCT125 LED level shifter
   Q1..Q8    AO3401A bank switch 0..7   U1PPS    DRV5055 of point PP slot S (U1010..U1244)
   U125k     white bar slot k           U126k    black bar slot k      (C1PPS: its 100 nF)
-  SW1..SW6  buttons (value = role)     J1 5 V in, J2 LED strip, J3 UART, J4 I2C, J5 LED power
+  SW1..SW6  buttons (value = role)     J1 5 V in, J2 tray and dice LEDs, J3 UART, J4 I2C, J5 LED power
   J6..J9    ribbon to quarter 1..4     J1q1 its other end on quarter q, J1q2 quarter q's bar cable,
   J2q       that cable's end on the bar half (boards.py: which part sits on which board)
+  D1PPS     WS2812B of point PP slot S, D125k / D126k of a bar slot (C2PPS ...: its 100 nF)
+  C9q       10 uF on +5V at quarter q's ribbon
 """
 
 import argparse
@@ -54,8 +56,9 @@ FP = {
     "jst3": "Connector_JST:JST_XH_B3B-XH-A_1x03_P2.50mm_Vertical",
     "hdr3": "Connector_PinHeader_2.54mm:PinHeader_1x03_P2.54mm_Vertical",
     "hdr4": "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical",
-    "idc10": "Connector_IDC:IDC-Header_2x05_P2.54mm_Vertical",
-    "jst5": "Connector_JST:JST_XH_B5B-XH-A_1x05_P2.50mm_Vertical",
+    "idc16": "Connector_IDC:IDC-Header_2x08_P2.54mm_Vertical",
+    "jst8": "Connector_JST:JST_XH_B8B-XH-A_1x08_P2.50mm_Vertical",
+    "ws2812b": "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
 }
 
 
@@ -274,14 +277,21 @@ def build(skidl, pinmap):
             out += hall["OUT"], mux["I%d" % ch]
             cap("C" + ref, "100n", FP["c0603"], vb, gnd)
 
-    # --- cables between the boards (boards.py): the controller's J6..J9 to each quarter's J1q1
-    # (10-way ribbon), each quarter's J1q2 to its bar half's J2q (5-way). A cable is a wire, so
-    # both ends are on the same net and the pin map check above still sees one circuit.
-    quarter_cable(S, make, part("Connector_Generic", "Conn_02x05_Odd_Even", footprint=FP["idc10"]),
-                  part("Connector_Generic", "Conn_01x05", footprint=FP["jst5"]), pinmap,
-                  v3, gnd, sel, adc)
+    # --- the slot LEDs on the quarter and bar boards: a WS2812B and its 100 nF per slot, DIN
+    # from the LED before it in the chain table (boards.check_led_chain: one run per board).
+    chain = slot_leds(S, make, part("LED", "WS2812B", footprint=FP["ws2812b"]), pinmap, v5, gnd,
+                      lambda ref, a, b: cap(ref, "100n", FP["c0603"], a, b))
+    for q in range(1, 5):  # C9q: 10 uF at quarter q's ribbon, for its 30 LEDs' switching edges
+        cap("C9%d" % q, "10u", FP["c1206"], v5, gnd)
 
-    # --- LEDs: 3.3 V data -> 74AHCT125 at 5 V -> 330 ohm -> strip; 1000 uF on the strip -------
+    # --- cables between the boards (boards.py): the controller's J6..J9 to each quarter's J1q1
+    # (16-way ribbon), each quarter's J1q2 to its bar half's J2q (8-way). A cable is a wire, so
+    # both ends are on the same net and the pin map check above still sees one circuit.
+    quarter_cable(S, make, part("Connector_Generic", "Conn_02x08_Odd_Even", footprint=FP["idc16"]),
+                  part("Connector_Generic", "Conn_01x08", footprint=FP["jst8"]), pinmap,
+                  v3, v5, gnd, sel, adc, chain)
+
+    # --- LEDs: 3.3 V data -> 74AHCT125 at 5 V -> 330 ohm -> LED 0 (J6); 1000 uF on the rail ----
     buf = make(buf_t, "U10", "74AHCT125")
     buf["VCC"] += v5
     buf["GND"] += gnd
@@ -297,11 +307,13 @@ def build(skidl, pinmap):
         pin += gnd
         pin = getattr(buf, "p%d" % y)
         pin += builtins.NC
-    din = S.Net("LED_DIN")
-    res("R2", "330", led5, din)
+    res("R2", "330", led5, chain[0])  # into quarter 1 through J6
+    # The chain comes back from quarter 4 (J9) and goes on to the tray and dice LEDs, a strip
+    # or panel on J2 (they sit off the sensor boards).
+    n_slots = len(hwspec.led_of_slot(pinmap))
     j2 = make(c3_t, "J2", "LED strip", FP["jst3"])
     j2[1] += v5
-    j2[2] += din
+    j2[2] += chain[n_slots]
     j2[3] += gnd
     cp = make(cp_t, "C12", "1000u 10V", FP["cp10"])
     cp[1] += v5
@@ -330,14 +342,40 @@ def build(skidl, pinmap):
     res("R4", "4k7", v3, scl)
 
 
-def quarter_cable(S, make, idc_t, jst_t, pinmap, v3, gnd, sel, adc):
-    """The inter-board connectors (pin meaning in boards.QUARTER_CABLE / BAR_CABLE)."""
+def slot_leds(S, make, led_t, pinmap, v5, gnd, cap):
+    """A WS2812B (D1PPS / D125k / D126k) and its 100 nF (C2PPS ...) per point and bar slot,
+    chained in the chain table's order. Returns the chain's nets: chain[i] is the DIN of LED
+    i (chain[0] = LED_DIN from the controller, chain[n] the DOUT of the last slot LED)."""
+    slot_of_led = {idx: sid for sid, idx in enumerate(hwspec.led_of_slot(pinmap))}
+    n = len(slot_of_led)
+    if sorted(slot_of_led) != list(range(n)):
+        raise SystemExit("circuit: the slot LEDs must be chain indices 0..%d" % (n - 1))
+    chain = [S.Net("LED_DIN")] + [S.Net("LED_D%d" % i) for i in range(1, n + 1)]
+    for idx in range(n):
+        ref = netcheck.sensor_ref(slot_of_led[idx])
+        led = make(led_t, "D" + ref, "WS2812B")
+        led["VDD"] += v5
+        led["VSS"] += gnd
+        led["DIN"] += chain[idx]
+        led["DOUT"] += chain[idx + 1]
+        cap("C2" + ref[1:], v5, gnd)
+    return chain
+
+
+def quarter_cable(S, make, idc_t, jst_t, pinmap, v3, v5, gnd, sel, adc, chain):
+    """The inter-board connectors (pin meaning in boards.QUARTER_CABLE / BAR_CABLE). Each
+    quarter's LED_IN / LED_OUT (its first LED's DIN, its last LED's DOUT) is on both its cables:
+    which one carries the chain on depends on where the board sits (boards.py)."""
     import boards
 
     nets = {n.name: n for n in builtins.default_circuit.nets}
+    runs = boards.board_leds(pinmap)
     for q in range(1, 5):
         lo, hi = boards.quarter_banks(q)
-        by_role = {"+3V3": v3, "GND": gnd, "HALL_ADC": adc,
+        idx = runs["quarter%d" % q].values()
+        led_in, led_out = chain[min(idx)], chain[max(idx) + 1]
+        by_role = {"+3V3": v3, "GND": gnd, "HALL_ADC": adc, "+5V": v5, "LED_IN": led_in,
+                   "LED_OUT": led_out,
                    "BANK_LO_N": nets["BANK%d_N" % lo], "BANK_HI_N": nets["BANK%d_N" % hi]}
         for i in range(4):
             by_role["MUX_S%d" % i] = sel[i]
@@ -346,7 +384,8 @@ def quarter_cable(S, make, idc_t, jst_t, pinmap, v3, gnd, sel, adc):
         for pin, role in enumerate(boards.QUARTER_CABLE, 1):
             for j in ends:
                 j[pin] += by_role[role]
-        by_role = {"GND": gnd, "VBANK_LO": nets["VBANK%d" % lo], "VBANK_HI": nets["VBANK%d" % hi],
+        by_role = {"GND": gnd, "+5V": v5, "Q_IN": led_in, "Q_OUT": led_out,
+                   "VBANK_LO": nets["VBANK%d" % lo], "VBANK_HI": nets["VBANK%d" % hi],
                    "BAR_LO": boards.bar_out_net(nets, pinmap, lo),
                    "BAR_HI": boards.bar_out_net(nets, pinmap, hi)}
         ends = [make(jst_t, "J1%d2" % q, "bar cable"), make(jst_t, "J2%d" % q, "quarter cable")]
@@ -393,6 +432,15 @@ def main(argv):
     out = os.path.abspath(args.out)
     pinmap = hwspec.load_pinmap(os.path.abspath(args.pinmap))
     bom_check = os.path.abspath(args.bom_check) if args.bom_check else None
+    import boards
+
+    # The slot LEDs are wired board by board (slot_leds, quarter_cable): first make sure the
+    # chain table is one the boards can carry.
+    problems = boards.check_led_chain(pinmap)
+    for p in problems:
+        print("circuit: board split: " + p)
+    if problems:
+        return 1
     skidl = _import_skidl(out)
     build(skidl, pinmap)
     warnings, errors = run_erc(skidl)
@@ -415,10 +463,7 @@ def main(argv):
         print("circuit: pin map and circuit disagree: " + p)
     if problems:
         return 1
-    import boards
-
     problems = boards.write_board_netlists(whole, os.path.join(out, "boards"))
-    problems += boards.check_led_chain(pinmap)
     for p in problems:
         print("circuit: board split: " + p)
     if problems:

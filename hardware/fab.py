@@ -34,10 +34,11 @@ MPN = {
     ("Conn_01x02", "TerminalBlock_Phoenix:TerminalBlock_Phoenix_MKDS-1,5-2-5.08_1x02_P5.08mm_Horizontal"):
         ("Phoenix Contact", "1715721"),
     ("Conn_01x03", "Connector_JST:JST_XH_B3B-XH-A_1x03_P2.50mm_Vertical"): ("JST", "B3B-XH-A(LF)(SN)"),
-    ("Conn_01x05", "Connector_JST:JST_XH_B5B-XH-A_1x05_P2.50mm_Vertical"): ("JST", "B5B-XH-A(LF)(SN)"),
+    ("Conn_01x08", "Connector_JST:JST_XH_B8B-XH-A_1x08_P2.50mm_Vertical"): ("JST", "B8B-XH-A(LF)(SN)"),
+    ("WS2812B", "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm"): ("Worldsemi", "WS2812B"),
     ("Conn_01x03", "Connector_PinHeader_2.54mm:PinHeader_1x03_P2.54mm_Vertical"): ("Harwin", "M20-9990345"),
     ("Conn_01x04", "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical"): ("Harwin", "M20-9990445"),
-    ("Conn_02x05_Odd_Even", "Connector_IDC:IDC-Header_2x05_P2.54mm_Vertical"): ("Wurth Elektronik", "61201021621"),
+    ("Conn_02x08_Odd_Even", "Connector_IDC:IDC-Header_2x08_P2.54mm_Vertical"): ("Wurth Elektronik", "61201621621"),
     ("SolderJumper_2_Open", "Jumper:SolderJumper-2_P1.3mm_Open_RoundedPad1.0x1.5mm"): ("", "(copper only: no part)"),
 }
 

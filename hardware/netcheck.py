@@ -39,6 +39,7 @@ DEC_Y = [15, 14, 13, 12, 11, 10, 9, 7]
 # 74AHCT125 buffer 1, DRV5055 (SOT-23), AO3401A (SOT-23).
 BUF_OE1_N, BUF_A1, BUF_Y1, BUF_VCC, BUF_GND = 1, 2, 3, 14, 7
 HALL_VCC, HALL_OUT, HALL_GND = 1, 2, 3
+LED_VDD, LED_DOUT, LED_VSS, LED_DIN = 1, 2, 3, 4  # WS2812B (PLCC4 5 x 5 mm)
 FET_G, FET_S, FET_D = 1, 2, 3
 DIODE_K, DIODE_A = 1, 2
 
@@ -252,10 +253,35 @@ def check(nl, pinmap):
                 if nl.net(muxes[b], MUX_I[ch]) != gnd:
                     say("%s I%d is used by no slot but is not tied to GND (%s)" % (muxes[b], ch, sorted(nodes)))
 
-    # LED output stage and power.
+    # LED output stage and the chain: 1Y -> resistor -> the LED of chain index 0, each slot's LED
+    # (D1PPS ...) feeding the next index's, the last one the tray and dice strip on J2 pin 2.
+    slot_of_led = {idx: sid for sid, idx in enumerate(hwspec.led_of_slot(pinmap))}
+    n_slot_leds = len(slot_of_led)
     y = nl.net("U10", BUF_Y1)
-    if not (y and resistor_to(nl.nets[y], nl.net("J2", 2))):
-        say("LED data: 74AHCT125 1Y must reach the strip (J2 pin 2) through a resistor")
+    first = "D" + sensor_ref(slot_of_led[0]) if 0 in slot_of_led else None
+    if not (y and first and resistor_to(nl.nets[y], nl.net(first, LED_DIN))):
+        say("LED data: 74AHCT125 1Y must reach LED 0's DIN (%s) through a resistor" % first)
+    for idx in range(n_slot_leds):
+        if idx not in slot_of_led:
+            say("LED chain: index %d is no point or bar slot's LED" % idx)
+            continue
+        ref = "D" + sensor_ref(slot_of_led[idx])
+        name = hwspec.slot_name(slot_of_led[idx])
+        if ref not in nl.parts or not nl.parts[ref]["part"].startswith("WS2812"):
+            say("LED chain: no WS2812B %s for slot %s (LED %d)" % (ref, name, idx))
+            continue
+        if nl.net(ref, LED_VDD) != v5 or nl.net(ref, LED_VSS) != gnd:
+            say("LED %d (%s): must run from +5V and GND" % (idx, ref))
+        if idx + 1 in slot_of_led:
+            nxt = ("D" + sensor_ref(slot_of_led[idx + 1]), LED_DIN)
+        else:
+            nxt = ("J2", 2)
+        if nl.net(ref, LED_DOUT) is None or nl.net(ref, LED_DOUT) != nl.net(*nxt):
+            say("LED chain: LED %d (%s) DOUT must drive LED %d (%s-%s), as the chain table says"
+                % (idx, ref, idx + 1, nxt[0], nxt[1]))
+        c = "C2" + sensor_ref(slot_of_led[idx])[1:]
+        if {nl.net(c, 1), nl.net(c, 2)} != {v5, gnd}:
+            say("LED %d (%s): no 100 nF %s across its supply" % (idx, ref, c))
     if nl.net("U10", BUF_VCC) != v5 or nl.net("U10", BUF_OE1_N) != gnd:
         say("LED data: 74AHCT125 U10 must run from +5V with 1OE on GND")
     if nl.net("J2", 3) != gnd:

@@ -4,12 +4,13 @@
 
 Reads each design's netlist (DIR/DESIGN.net, written by circuit.py through boards.py), places
 every footprint by rule (sensors from geometry.json), routes it with router.py on two signal
-layers (GND and +3V3 are the inner planes), applies fab_rules.json as the design settings, fills
+layers (GND and +5V, the LEDs' supply, are the inner planes), applies fab_rules.json as the design settings, fills
 the planes and writes OUT/pcb/DESIGN.kicad_pcb. Then, per board, it fails unless:
   - KiCad's DRC finds 0 violations and 0 unconnected pads (OUT/pcb/DESIGN-drc.txt),
   - the copper read back from the saved file connects exactly the netlist's nets (pcbcheck.py),
   - every sensor, mapped into the playing area's frame for each instance, sits on its slot
-    within 0.1 mm (pcbcheck.py),
+    within 0.1 mm, and every slot LED where geometry.json's leds.beside_sensor_mm puts it
+    (hwspec.led_xy) within 0.1 mm (pcbcheck.py),
 and writes the fab files into OUT/fab/DESIGN/ (fab.py). --check PCB_DIR only checks boards
 already built (the tests check broken copies this way).
 Runs under Debian's /usr/bin/python3 (where pcbnew lives): the Makefile's .venv-kicad.
@@ -56,6 +57,7 @@ def load_rules(path=RULES):
 # --- layouts: where each design's parts go (board mm, x right, y down) -----------------------
 
 SENSOR_CAP_DY = 3.0  # the sensor's 100 nF sits this far below it (towards slot 0)
+LED_CAP_DY = 4.6  # the LED's 100 nF sits this far below the LED (clear of its 5 x 5 mm body)
 QUARTER_MARGIN_X = 1.0  # each side of the 6 x 32 mm columns (2 mm gap between boards)
 EDGE_MARGIN_Y = 4.0  # from the playing area's edge to the board's edge
 CENTRE_GAP = 2.0  # from the board's inner end to the board's centre line
@@ -86,6 +88,9 @@ def quarter_layout(geo):
             x, y = quarter_sensor_xy(geo, c, s)
             place["U%d%d" % (c + 1, s + 1)] = (x, y, 0)
             place["C%d%d" % (c + 1, s + 1)] = (x, y + SENSOR_CAP_DY, 0)
+            lx, ly = led_beside(geo, x, y)
+            place["D%d%d" % (c + 1, s + 1)] = (lx, ly, 0)
+            place["C1%d%d" % (c + 1, s + 1)] = (lx, ly + LED_CAP_DY, 0)
     # The muxes sit in the free square between slots 2 and 3 in the middle of their three
     # columns (U1: the lo bank, columns 3-5; U2: the hi bank, columns 0-2), their switch and
     # decoupling beside them; the cables leave near the bar end of the board.
@@ -100,11 +105,19 @@ def quarter_layout(geo):
     for n, (c, s) in enumerate(((4, 3), (4, 0), (0, 0), (2, 3)), 1):
         x, y = quarter_sensor_xy(geo, c, s)
         place["H%d" % n] = (x + pitch / 2, y - pitch / 2, 0)
+    # The cables between columns 0 and 1, clear of column 0's LEDs (on the sensors' right).
     x0, y4 = quarter_sensor_xy(geo, 0, 4)
-    place["J1"] = (x0 + pitch / 2 - 1.27, y4 + 6.0, 0)
+    place["J1"] = (x0 + pitch / 2 + 1.2, y4 + 6.0, 0)
+    place["C3"] = (x0 + pitch / 2 + 11.5, y4 + 12.0, 90)  # 10 uF on +5V beside the ribbon
     x0, y1 = quarter_sensor_xy(geo, 0, 1)
-    place["J2"] = (x0 + pitch / 2 - 5.0, y1 - 16.0, 0)
+    place["J2"] = (x0 + pitch / 2 - 8.75, y1 - 16.0, 0)
     return place, quarter_size(geo)
+
+
+def led_beside(geo, x, y):
+    """A slot's LED in board mm from its sensor's: geometry.json's leds.beside_sensor_mm to the
+    sensor's right as the board sees it (hwspec.led_xy in the playing frame)."""
+    return x + geo["leds"]["beside_sensor_mm"], y
 
 
 def quarter_transforms(geo):
@@ -140,6 +153,9 @@ def bar_layout(geo):
         x, y = bar_sensor_xy(geo, k)
         place["U%d" % (k + 1)] = (x, y, 0)
         place["C%d" % (k + 1)] = (x, y + SENSOR_CAP_DY, 0)
+        lx, ly = led_beside(geo, x, y)
+        place["D%d" % (k + 1)] = (lx, ly, 0)
+        place["C1%d" % (k + 1)] = (lx, ly + LED_CAP_DY, 0)
     # M3 mounting holes between slots 1-2 and 2-3 (use nylon screws: 19 mm from a sensor)
     for n, k in enumerate((1, 2), 1):
         x, y = bar_sensor_xy(geo, k)
@@ -351,8 +367,8 @@ def build_board(design, nl, geo, rules):
         f.SetPosition(pt(x, y))
         if deg:
             f.SetOrientationDegrees(deg)
-        if (x, y - SENSOR_CAP_DY, 0) in place.values() and ref.startswith("C"):
-            f.Reference().SetPosition(pt(x, y + 1.45))  # under the capacitor, clear of its sensor
+        if ref.startswith("C") and any((x, y - dy, 0) in place.values() for dy in (SENSOR_CAP_DY, LED_CAP_DY)):
+            f.Reference().SetPosition(pt(x, y + 1.45))  # under the capacitor, clear of its sensor / LED
         board.Add(f)
     outline(board, w, h)
     for name, nodes in nl.nets.items():
@@ -363,7 +379,7 @@ def build_board(design, nl, geo, rules):
             for p in pads:
                 p.SetNet(nets[name])
     planes = {net: layer for layer, net in rules["plane_nets"].items()}
-    failed = route(board, fps, nets, planes, w, h, rules)
+    failed = route(board, fps, nets, planes, w, h, rules, power_copper(design, fps))
     for f in failed[:10]:
         print("pcb: %s: not routed: %s" % (design, f))
     zones = [plane(board, PLANE_LAYERS[layer], nets[net], w, h, rules)
@@ -380,7 +396,34 @@ def fill_planes(path):
     return pcbnew.LoadBoard(path)
 
 
-def route(board, fps, nets, planes, w, h, rules):
+POWER_TRACK_MM = 1.5  # ~3 A on 1 oz outer copper at a 10 degree rise (IPC-2221)
+
+
+def power_copper(design, fps):
+    """Copper drawn before routing for the controller's supply input, which carries the whole
+    board's current (up to 2.7 A, power_budget.py): a 1.5 mm F.Cu track from J1's + pin to D1's
+    anode, passing under J1's GND pin, and from D1's cathode a 1.5 mm track to three vias into
+    the +5V plane. [("track", net, (x0, y0), (x1, y1)) | ("via", net, (x, y))] in board mm."""
+    if design != "controller":
+        return []
+
+    def pad(ref, num):
+        p = [q for q in fps[ref].Pads() if q.GetNumber() == num][0]
+        return p.GetNetname(), pcbnew.ToMM(p.GetPosition()), pad_box(p)
+
+    vin, (jx, jy), jbox = pad("J1", "1")
+    _, (ax, ay), _ = pad("D1", "2")
+    v5, (kx, ky), kbox = pad("D1", "1")
+    below = jbox[3] + 1.8  # J1's pads' bottom edge + clearance + half the track
+    vx = kbox[0] - 3.0
+    out = [("track", vin, (jx, jy), (jx, below)), ("track", vin, (jx, below), (ax, below)),
+           ("track", vin, (ax, below), (ax, ay)), ("track", v5, (kx, ky), (vx, ky)),
+           ("track", v5, (vx, ky - 1.2), (vx, ky + 1.2))]
+    out += [("via", v5, (vx, ky + dy)) for dy in (-1.2, 0.0, 1.2)]
+    return out
+
+
+def route(board, fps, nets, planes, w, h, rules, fixed=()):
     g = router.Grid(w, h, rules["routing_grid_mm"], rules["track_mm"], rules["clearance_mm"],
                     rules["via_diameter_mm"])
     ids = {name: i for i, name in enumerate(sorted(nets))}
@@ -404,6 +447,16 @@ def route(board, fps, nets, planes, w, h, rules):
             m = rules["via_diameter_mm"] / 2 + rules["clearance_mm"]
             g.block_rect(box[0] - m, box[1] - m, box[2] + m, box[3] + m, (), vias=True)
     failed = []
+    # Fixed power copper first: the router keeps every other net its clearance away from it.
+    r = POWER_TRACK_MM / 2
+    for item in fixed:
+        if item[0] == "track":
+            _, net, (x0, y0), (x1, y1) = item
+            g.add_rect(ids[net], [0], min(x0, x1) - r, min(y0, y1) - r, max(x0, x1) + r, max(y0, y1) + r)
+        else:
+            _, net, (x, y) = item
+            d = rules["via_diameter_mm"] / 2
+            g.add_rect(ids[net], [0, 1], x - d, y - d, x + d, y + d)
 
     def sources(box, layers, pad=None):
         cells = g.pad_cells(*box)
@@ -436,6 +489,19 @@ def route(board, fps, nets, planes, w, h, rules):
         v.SetNet(nets[net])
         board.Add(v)
 
+    for item in fixed:
+        if item[0] == "track":
+            _, net, a, b = item
+            t = pcbnew.PCB_TRACK(board)
+            t.SetStart(pt(*a))
+            t.SetEnd(pt(*b))
+            t.SetWidth(mm(POWER_TRACK_MM))
+            t.SetLayer(pcbnew.F_Cu)
+            t.SetNet(nets[net])
+            board.Add(t)
+        else:
+            via(*item[2], item[1])
+
     # Fan-out of the ICs (SOIC): each signal pin runs straight out on F.Cu to a via, the vias
     # staggered (near, far) so that neighbouring pins' vias keep their clearance; the router
     # then reaches the pin on either layer.
@@ -457,8 +523,7 @@ def route(board, fps, nets, planes, w, h, rules):
             vi = g.index(*g.cell_of(x, pcbnew.ToMM(pos.y)))
             path = g.route(ids[net], sources(box, [0], p), {(0, vi)}, wrong_way=0, limit=2000)
             if path is None or not g.can_via(vi, ids[net]):
-                failed.append("%s pin %s-%s: no fan-out" % (net, f.GetReference(), p.GetNumber()))
-                continue
+                continue  # no room for its via: the signal pass below routes the pad itself
             g.occupy(path + [(1, vi)], ids[net])
             draw(path, net)
             via(*g.xy(vi), net)
@@ -602,10 +667,11 @@ def main(argv):
                           % (design, os.path.join(args.renders, os.path.basename(png))))
                     status = 1
         sensors = len(pcbcheck.sensor_refs(design))
+        leds = len(pcbcheck.led_refs(design, pinmap))
         print("pcb: %s: %d footprints, %d tracks, %d vias; DRC 0 violations 0 unconnected; copper = "
-              "netlist; %d sensor positions within 0.1 mm%s (%.1f s)"
+              "netlist; %d sensor and %d LED positions within 0.1 mm%s (%.1f s)"
               % (design, len(board.GetFootprints()), sum(1 for t in board.GetTracks() if t.GetClass() == "PCB_TRACK"),
-                 sum(1 for t in board.GetTracks() if t.GetClass() == "PCB_VIA"), sensors, fab_note,
+                 sum(1 for t in board.GetTracks() if t.GetClass() == "PCB_VIA"), sensors, leds, fab_note,
                  time.time() - t0))
     return status
 

@@ -1,5 +1,5 @@
 """Checks of a saved board, read back with pcbnew: the copper's connectivity against the
-board's netlist, and the sensors' positions against geometry.json / pinmap.json.
+board's netlist, and the sensors' and slot LEDs' positions against geometry.json / pinmap.json.
 
 Connectivity is worked out from the copper's geometry (pads, tracks, vias, filled planes), not
 from the net names the items carry, so a cut track (a net in two pieces) and a stray track
@@ -177,26 +177,42 @@ def sensor_refs(design):
     return out
 
 
+def led_refs(design, pinmap):
+    """(logical slot, chain index, instance, local designator) of every slot LED on this
+    design's boards (D1PPS in the whole circuit, circuit.slot_leds)."""
+    out = []
+    for sid, idx in enumerate(hwspec.led_of_slot(pinmap)):
+        inst, local = boards.place_of("D" + netcheck.sensor_ref(sid))
+        if boards.INSTANCES[inst] == design:
+            out.append((sid, idx, inst, local))
+    return out
+
+
 def check_positions(board, design, geo, pinmap, tolerance=0.1):
-    """Every sensor of every instance of this design on its slot (playing frame), as sentences."""
+    """Every sensor and slot LED of every instance of this design where geometry.json and the
+    chain table put it (playing frame), as sentences. Which LED is chain index i is the
+    netlist's (netcheck checks it against the chain table, check_connectivity the copper)."""
     import pcb
 
     problems = []
     transforms = pcb.LAYOUTS[design][1](geo)
+    items = [(sid, "slot %s" % hwspec.slot_name(sid), inst, local, hwspec.slot_xy(geo, sid))
+             for sid, inst, local in sensor_refs(design)]
+    items += [(sid, "LED %d (slot %s)" % (idx, hwspec.slot_name(sid)), inst, local, hwspec.led_xy(geo, sid))
+              for sid, idx, inst, local in led_refs(design, pinmap)]
     checked = 0
-    for sid, inst, local in sensor_refs(design):
+    for sid, what, inst, local, want in items:
         f = board.FindFootprintByReference(local)
         if f is None:
-            problems.append("slot %s: no %s on the %s board" % (hwspec.slot_name(sid), local, design))
+            problems.append("%s: no %s on the %s board" % (what, local, design))
             continue
         pos = f.GetPosition()
         x, y = pcb.to_frame(transforms[inst], pcbnew.ToMM(pos.x), pcbnew.ToMM(pos.y))
-        want = hwspec.slot_xy(geo, sid)
         err = ((x - want[0]) ** 2 + (y - want[1]) ** 2) ** 0.5
         checked += 1
         if err > tolerance:
-            problems.append("slot %s: %s of %s is at (%.2f, %.2f), the slot at (%.2f, %.2f): %.2f mm off"
-                            % (hwspec.slot_name(sid), local, inst, x, y, want[0], want[1], err))
+            problems.append("%s: %s of %s is at (%.2f, %.2f), its place at (%.2f, %.2f): %.2f mm off"
+                            % (what, local, inst, x, y, want[0], want[1], err))
     if design != "controller" and not checked:
         problems.append("no sensor of the %s design checked" % design)
     return problems

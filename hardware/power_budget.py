@@ -1,5 +1,6 @@
-"""Power budget: what the board draws from its supply, from pinmap.json's LED limits and the
-parts' datasheet currents.
+"""Power budget: what the board draws from its supply and what each cable carries, from
+pinmap.json's LED limits and the parts' datasheet currents. Fails if the worst case exceeds
+the 5 V supply at cap_ma_external or a USB port at cap_ma_usb, or a cable's pin its rating.
 
     python hardware/power_budget.py           print the table (Markdown)
     python hardware/power_budget.py --check   exit 1 unless hardware/README.md shows it as is
@@ -17,6 +18,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import boards  # noqa: E402
 import hwspec  # noqa: E402
 
 README = os.path.join(HERE, "README.md")
@@ -31,6 +33,8 @@ PICO = (25.0, 50.0)  # RP2040 running MicroPython at 125 MHz (Pico datasheet: ~2
 PULL_UP_V = 3.3
 SUPPLY_MA = 3000  # the 5 V supply the build guide asks for
 USB_MA = 500  # a USB 2.0 port
+IDC_PIN_MA = 1000  # a 2.54 mm IDC contact (the ribbons J6-J9 / J1 on the quarters)
+JST_XH_PIN_MA = 3000  # a JST XH contact (the bar cables, the tray and dice strip on J2)
 
 
 def rows(pinmap):
@@ -80,6 +84,54 @@ def budget(pinmap):
     }
 
 
+def cables(pinmap):
+    """5 V current through each cable at the external cap, worst case: (cable, what it feeds,
+    5 V mA, +5V pins, GND mA, GND pins, the contact's rating in mA). The firmware caps the whole
+    chain, not a board, so a cable's worst is the smaller of the cap and every LED behind it at
+    full white; a bar half may draw all its current through one of its two cables."""
+    leds = pinmap["leds"]
+    cur = leds["current"]
+    cap = cur["cap_ma_external"]
+    white = cur["ma_idle_per_led"] + 3 * cur["ma_per_channel"]
+    per_board = {inst: len(p) for inst, p in boards.board_leds(pinmap).items()}
+    quarter, bar = per_board["quarter1"], per_board["bar_black"]
+    strip = leds["count"] - sum(per_board.values())
+    bank = DRV5055_ICC[1] * pinmap["sensors"]["count"] // pinmap["sensors"]["banks"]
+    out = []
+    for name, feeds, n, sensors, roles, rating in (
+            ("ribbon J6-J9 (16-way IDC)", "a quarter's %d LEDs and its bar half's %d" % (quarter, bar),
+             quarter + bar, bank, boards.QUARTER_CABLE, IDC_PIN_MA),
+            ("bar cable (8-way JST XH)", "a bar half's %d LEDs" % bar, bar, DRV5055_ICC[1],
+             boards.BAR_CABLE, JST_XH_PIN_MA),
+            ("J2, tray and dice strip (3-way JST XH)", "%d LEDs" % strip, strip, 0.0,
+             ("+5V", "DIN", "GND"), JST_XH_PIN_MA)):
+        v5 = min(cap, n * white)
+        out.append((name, feeds, v5, roles.count("+5V"), v5 + sensors, roles.count("GND"), rating))
+    return out
+
+
+def per_board(pinmap):
+    """(board, its LEDs, 5 V mA, 3.3 V mA), worst case: its LEDs at full white up to the cap,
+    its sensors' bank on (a bar half's sensor is on its quarter's bank)."""
+    cur = pinmap["leds"]["current"]
+    cap = cur["cap_ma_external"]
+    white = cur["ma_idle_per_led"] + 3 * cur["ma_per_channel"]
+    n = {inst: len(p) for inst, p in boards.board_leds(pinmap).items()}
+    strip = pinmap["leds"]["count"] - sum(n.values())
+    base = rows(pinmap)
+    bank = base[0][3]
+    return [
+        ("quarter (each of 4)", n["quarter1"], min(cap, n["quarter1"] * white), bank + 2 * HC_ICC[1]),
+        ("bar half (each of 2)", n["bar_black"], min(cap, n["bar_black"] * white), DRV5055_ICC[1]),
+        ("controller, with the tray and dice strip on J2", strip, min(cap, strip * white) + base[4][3],
+         base[1][3] - 8 * HC_ICC[1] + base[2][3] + base[3][3]),
+    ]
+
+
+def pins(n):
+    return "%d pin%s" % (n, "" if n == 1 else "s")
+
+
 def ma(x):
     return ("%.2f" % x) if x < 1 else ("%.0f" % x)
 
@@ -106,7 +158,17 @@ def table(pinmap):
         % (b["cap_external"], ma(b["external_total"][0]), ma(b["external_total"][1]), SUPPLY_MA),
         "| capped at `cap_ma_usb` (GP22 low, JP1 closed) | %d | %s / %s | USB port, %d mA |"
         % (b["cap_usb"], ma(b["usb_total"][0]), ma(b["usb_total"][1]), USB_MA),
+        "",
+        "| cable (5 V at `cap_ma_external`, worst) | feeds | +5V mA | per +5V pin | GND mA | per GND pin | contact rating |",
+        "|---|---|---|---|---|---|---|",
     ]
+    for name, feeds, v5, n5, gnd, ngnd, rating in cables(pinmap):
+        lines.append("| %s | %s | %s | %s (%s) | %s | %s (%s) | %d mA |"
+                     % (name, feeds, ma(v5), ma(v5 / n5), pins(n5), ma(gnd), ma(gnd / ngnd), pins(ngnd),
+                        rating))
+    lines += ["", "| board (worst, at `cap_ma_external`) | LEDs | 5 V mA | 3.3 V mA |", "|---|---|---|---|"]
+    for name, n, v5, v3 in per_board(pinmap):
+        lines.append("| %s | %d | %s | %s |" % (name, n, ma(v5), ma(v3)))
     return "\n".join(lines) + "\n"
 
 
@@ -135,6 +197,15 @@ def main(argv):
         print("power budget: worst case %d mA exceeds the %d mA supply"
               % (b["external_total"][1], SUPPLY_MA), file=sys.stderr)
         return 1
+    if b["usb_total"][1] > USB_MA:
+        print("power budget: worst case on USB alone %d mA exceeds the %d mA of a USB port: "
+              "lower leds.current.cap_ma_usb" % (b["usb_total"][1], USB_MA), file=sys.stderr)
+        return 1
+    for name, feeds, v5, n5, gnd, ngnd, rating in cables(pinmap):
+        if v5 / n5 > rating or gnd / ngnd > rating:
+            print("power budget: %s carries %d mA on +5V (%d pins) and %d mA on GND (%d pins): "
+                  "over its %d mA a contact" % (name, v5, n5, gnd, ngnd, rating), file=sys.stderr)
+            return 1
     if not (args.check or args.update):
         sys.stdout.write(text)
         return 0
@@ -153,8 +224,8 @@ def main(argv):
         print("power budget: the table in %s is stale: run `make hardware-update`"
               % args.readme, file=sys.stderr)
         return 1
-    print("power budget: README table fresh (worst %d mA of the %d mA supply)"
-          % (b["external_total"][1], SUPPLY_MA))
+    print("power budget: README table fresh (worst %d mA of the %d mA supply, %d mA of USB's %d)"
+          % (b["external_total"][1], SUPPLY_MA, b["usb_total"][1], USB_MA))
     return 0
 
 

@@ -115,7 +115,7 @@ def render(pinmap, geo):
     c.add('<polyline points="%s" fill="none" stroke="#0a7" stroke-width="1.2" stroke-dasharray="4,2" '
           'marker-mid="url(#arrow)"/>' % " ".join("%s,%s" % (f(a), f(b)) for a, b in chain))
     sx, sy = chain[0]
-    c.text(sx + 6, sy + 26, "LED DIN (from J2)", size=9, fill="#0a7", px=True)
+    c.text(sx + 6, sy + 26, "LED DIN (from J6)", size=9, fill="#0a7", px=True)
     for i, (x, y) in enumerate(chain):
         c.add('<circle cx="%s" cy="%s" r="3" fill="#0c9"/>' % (f(x), f(y)))
         c.text(x + 4, y - 4, str(i), size=7, fill="#064", anchor="start", px=True)

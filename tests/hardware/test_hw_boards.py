@@ -45,8 +45,10 @@ def test_each_design_fits_all_its_instances_and_the_parts_add_up(built):
     split = boards.split(whole)
     assert boards.check_designs(split) == []
     counts = {inst: len(nl.parts) for inst, nl in split.items()}
-    assert counts == {"quarter1": 68, "quarter2": 68, "quarter3": 68, "quarter4": 68,
-                      "bar_black": 10, "bar_white": 10, "controller": 32}
+    # a quarter: 30 sensors + 30 LEDs with a 100 nF each, 2 muxes, switches, 100 nF, 10 uF on
+    # +5V, 2 cables
+    assert counts == {"quarter1": 129, "quarter2": 129, "quarter3": 129, "quarter4": 129,
+                      "bar_black": 18, "bar_white": 18, "controller": 32}
     assert sum(counts.values()) == len(whole.parts)
     for design in boards.DESIGNS:
         assert (tmp_path / "boards" / (design + ".net")).exists()
@@ -56,6 +58,21 @@ def test_each_design_fits_all_its_instances_and_the_parts_add_up(built):
         assert q.net("J1", pin) == role
     for s in range(5):
         assert q.net("U2", netcheck.MUX_I[10 + s]) == "OUT_U1%d" % (s + 1)
+    # The LED chain on the quarter: in on both cables, through its 30 LEDs, out on both cables.
+    assert q.net("J2", boards.BAR_CABLE.index("Q_IN") + 1) == "LED_IN"
+    assert q.net("J2", boards.BAR_CABLE.index("Q_OUT") + 1) == "LED_OUT"
+    assert q.net("J2", boards.BAR_CABLE.index("+5V") + 1) == "+5V"
+    assert {q.net("C3", 1), q.net("C3", 2)} == {"+5V", "GND"} and q.parts["C3"]["value"] == "10u"
+    dins = sorted(r for r, _ in q.nets["LED_IN"] if r.startswith("D"))
+    douts = sorted(r for r, _ in q.nets["LED_OUT"] if r.startswith("D"))
+    assert len(dins) == 1 and len(douts) == 1 and dins != douts
+    # The controller carries quarter 2's LED_OUT (J7) on to quarter 3's LED_IN (J8), and quarter
+    # 4's LED_OUT (J9) on to the tray and dice strip (J2 pin 2).
+    c = split["controller"]
+    i_in, i_out = boards.QUARTER_CABLE.index("LED_IN") + 1, boards.QUARTER_CABLE.index("LED_OUT") + 1
+    assert c.net("J7", i_out) == c.net("J8", i_in)
+    assert c.net("J9", i_out) == c.net("J2", 2)
+    assert c.net("J6", i_in) == c.net("R2", 2)
 
 
 def test_two_instances_that_differ_are_reported(built):

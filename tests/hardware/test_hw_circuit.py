@@ -65,6 +65,8 @@ MUTATIONS = {
         lambda g: g["sensors"]["bar"]["white"].__setitem__(0, 31), "slot BW0"),
     "LED data moved": (
         lambda g: g["gpio"]["led_data"].update(pin=18), "led_data (GP18"),
+    "two LEDs of point 1 swapped in the chain table": (
+        lambda g: g["leds"]["points"][0].reverse(), "LED chain: LED"),
     "a GPIO used twice": (
         lambda g: g["gpio"]["i2c"].update(scl=10), "used twice"),
 }
@@ -129,8 +131,12 @@ def test_the_bom_matches_the_design(built):
     assert qty(rows, part="RaspberryPi_Pico") == 1
     assert qty(rows, part="SW_Push") == 6
     assert sorted(r["value"] for r in rows if r["part"] == "SW_Push") == sorted(hwspec.BUTTONS)
-    # 100 nF: one per sensor, one per mux, the decoder, the level shifter, the 5 V rail.
-    assert qty(rows, part="C", value="100n") == 128 + 8 + 3
+    # A WS2812B for every point and bar slot, its designator naming the slot.
+    assert qty(rows, part="WS2812B") == 128
+    leds = {r for r in (x for row in rows if row["part"] == "WS2812B" for x in row["reference"].split())}
+    assert leds == {"D" + netcheck.sensor_ref(s) for s in range(hwspec.SENSORS)}
+    # 100 nF: one per sensor, per slot LED, per mux, the decoder, the level shifter, the 5 V rail.
+    assert qty(rows, part="C", value="100n") == 128 + 128 + 8 + 3
     assert qty(rows, part="C_Polarized", value="1000u 10V") == 1
     assert qty(rows, part="R", value="330") == 1
     assert qty(rows, part="SS34") == 2  # 5 V in -> LED rail -> VSYS

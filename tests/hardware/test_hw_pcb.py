@@ -1,7 +1,7 @@
 """The printed circuit boards that `make hardware` lays out (hardware/pcb.py): KiCad's DRC, the
 copper read back against each board's netlist, the sensors on their slots, and the fab files
-read with a Gerber reader. Broken copies of a board (a cut track, a short, a moved sensor) must
-fail the same checks.
+read with a Gerber reader. Broken copies of a board (a cut track, a short, a moved sensor or
+LED) must fail the same checks.
 
 The boards are built by `make hardware` (make test runs it first) into hardware/build/; pcbnew
 exists only for Debian's python3, so the checks run in .venv-kicad as subprocesses."""
@@ -9,9 +9,14 @@ exists only for Debian's python3, so the checks run in .venv-kicad as subprocess
 import os
 import re
 import subprocess
+import sys
 import warnings
 
 import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                "hardware"))
+import hwspec  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HW = os.path.join(ROOT, "hardware")
@@ -38,12 +43,13 @@ def check(pcb_dir, design):
                            "--design", design], capture_output=True, text=True, timeout=300, cwd=ROOT)
 
 
-def test_every_board_passes_drc_matches_its_netlist_and_puts_each_sensor_on_its_slot():
-    for design, sensors in (("quarter", 120), ("bar", 8), ("controller", 0)):
+def test_every_board_passes_drc_matches_its_netlist_and_puts_each_sensor_and_led_in_place():
+    # quarter: 30 sensors and 30 LEDs on each of 4 instances; bar: 4 and 4 on each of 2
+    for design, n in (("quarter", 120), ("bar", 8), ("controller", 0)):
         res = check(PCB_DIR, design)
         assert res.returncode == 0, res.stdout + res.stderr
-        assert "DRC 0 violations 0 unconnected; copper = netlist; %d sensor positions within 0.1 mm" % sensors \
-            in res.stdout, res.stdout
+        assert "DRC 0 violations 0 unconnected; copper = netlist; %d sensor and %d LED positions within 0.1 mm" \
+            % (n, n) in res.stdout, res.stdout
 
 
 # A copy of the quarter board changed by a few lines of pcbnew, then checked like the real one.
@@ -100,6 +106,45 @@ f.SetPosition(pcbnew.wxPoint(p.x + pcbnew.FromMM(0.2), p.y))
     # U11 (column 0, slot 0) is point 6 slot 0 on quarter 1 and point 18 slot 0 on quarter 3
     assert "slot P6.0: U11 of quarter1" in res.stdout and "0.20 mm off" in res.stdout, res.stdout
     assert "slot P18.0: U11 of quarter3" in res.stdout
+
+
+def test_an_led_off_its_place_is_caught(tmp_path):
+    res = broken_quarter(tmp_path, """
+f = board.FindFootprintByReference("D11")
+p = f.GetPosition()
+f.SetPosition(pcbnew.wxPoint(p.x, p.y + pcbnew.FromMM(0.15)))
+""")
+    assert res.returncode == 1
+    # D11 (column 0, slot 0) is the LED of point 6 slot 0 on quarter 1 and of point 18 slot 0
+    # on quarter 3; the message names its chain index (pinmap.json)
+    leds = {sid: idx for sid, idx in enumerate(hwspec.led_of_slot(hwspec.load_pinmap()))}
+    for inst, sid in (("quarter1", hwspec.slot_id(6, 0)), ("quarter3", hwspec.slot_id(18, 0))):
+        assert "LED %d (slot %s): D11 of %s" % (leds[sid], hwspec.slot_name(sid), inst) in res.stdout, res.stdout
+    assert "0.15 mm off" in res.stdout
+    assert "slot P6.0: U11" not in res.stdout  # the sensor has not moved
+
+
+def test_the_supply_input_runs_on_wide_copper(tmp_path):
+    # Up to 2.7 A enters at J1 and goes through D1 onto the +5V plane: with every track
+    # narrower than 1.5 mm removed, J1's + pin still reaches D1's anode, and D1's cathode
+    # the +5V plane (J5's pin 1 sits on it).
+    wide = str(tmp_path / "controller.kicad_pcb")
+    res = kicad(EDIT % """
+for t in list(board.GetTracks()):
+    if t.GetClass() == "PCB_TRACK" and t.GetWidth() < pcbnew.FromMM(1.5):
+        board.Remove(t)
+""", os.path.join(PCB_DIR, "controller.kicad_pcb"), wide)
+    assert res.returncode == 0, res.stderr
+    res = kicad("""
+import sys, pcbnew
+sys.path.insert(0, "hardware")
+import pcbcheck
+groups = pcbcheck.copper_groups(pcbnew.LoadBoard(sys.argv[1]))
+together = lambda a, b: any(a in g and b in g for g in groups)
+print(together(("J1", "1"), ("D1", "2")), together(("D1", "1"), ("J5", "1")))
+""", wide)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["True", "True"], res.stdout
 
 
 def board_sizes_from_readme():

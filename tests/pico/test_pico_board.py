@@ -136,10 +136,14 @@ def _read_until(port, marker):
 
 def test_the_led_cap_follows_the_supply_sense_pin(flashed, tmp_path):
     # GP22 high: the board's own 5 V supply; the firmware's Rp2Supply reads it and the LED
-    # current cap rises from USB's 300 mA to 2500 mA (hardware/pinmap.json).
+    # current cap rises from USB's cap_ma_usb to cap_ma_external (hardware/pinmap.json).
     from bgboard.pico import PicoBoard
 
-    for external, low, high in ((False, 0, 300), (True, 301, 2500)):
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "hardware", "pinmap.json")) as f:
+        cur = json.load(f)["leds"]["current"]
+    for external, low, high in ((False, 0, cur["cap_ma_usb"]),
+                                (True, cur["cap_ma_usb"] + 1, cur["cap_ma_external"])):
         image = str(tmp_path / ("flash-%s.img" % external))
         shutil.copy(flashed.image, image)
         board = PicoBoard(image, speed=0, external_supply=external)
