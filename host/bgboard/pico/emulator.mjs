@@ -6,8 +6,9 @@
 //
 // stdin/stdout carry frames: one type byte, a 4-byte little-endian length, the payload.
 // Every frame to the parent starts with the emulated time in microseconds (float64 LE).
-//   to the parent:  U usb bytes out   L led frame (float64: its first bit's time in us, then
-//                   the GRB bytes)   S a scan starts (its first conversion on bank 0): send A
+//   to the parent:  U usb bytes out   L led frame (float64: its first bit's time in us, a
+//                   byte: what drove the pin (its GPIO function: 5 the CPU, 6/7 PIO0/1),
+//                   then the GRB bytes)   S a scan starts (its first conversion on bank 0): send A
 //                   T an alarm fired (paused until G)   R the chip (re)started: reason
 //                   X a fatal error: text
 //   from the parent: U usb bytes in   A 128 readings (uint16, bank*16+channel order)
@@ -365,10 +366,12 @@ function decodeLeds(pin) {
   let byte = 0;
   let nbits = 0;
   let bytes = [];
+  let source = 0; // the pin's GPIO function at the frame's first edge
   const latch = chip.clock.createAlarm(() => {
     if (bytes.length) {
-      const head = Buffer.alloc(8);
+      const head = Buffer.alloc(9);
       head.writeDoubleLE(firstAt / NS_PER_US, 0);
+      head[8] = source;
       send('L', Buffer.concat([head, Uint8Array.from(bytes)]));
     }
     bytes = [];
@@ -380,7 +383,10 @@ function decodeLeds(pin) {
     const now = chip.clock.nanos;
     if (pin.outputValue) {
       roseAt = now;
-      if (firstAt < 0) firstAt = now;
+      if (firstAt < 0) {
+        firstAt = now;
+        source = pin.functionSelect;
+      }
       latch.cancel();
     } else if (roseAt >= 0) {
       byte = (byte << 1) | (now - roseAt > 600 ? 1 : 0);
