@@ -81,11 +81,6 @@ class PioLeds:
         self._sent = True
         return False
 
-    def close(self):
-        """Stop the DMA and the state machine (the pins and channel are free again)."""
-        self._dma.close()
-        self._sm.active(0)
-
 
 @micropython.viper
 def _pack(dst, src, n: int, r: int, g: int, b: int, scale: int):
