@@ -1,5 +1,5 @@
 """bgboard firmware on a Raspberry Pi Pico: the Pico's entry, and only the Pico's. It builds
-the machine.Pin, ADC and neopixel objects from the pin map (hardware/pinmap.json, copied to
+the machine.Pin and ADC objects from the pin map (hardware/pinmap.json, copied to
 the board's flash as pinmap.json by bgboard flash; the field table, when present, as
 field.json), hands them to the drivers (drivers/, which read no pin map), and wires the
 drivers to the board's logic (board.app). The virtual board on the MicroPython unix port
@@ -55,13 +55,24 @@ def make_scanner(pinmap):
 
 
 def make_leds(pinmap):
+    """The LED chain's driver: a PIO state machine fed by DMA (drivers.pio_leds: no scan waits
+    for a frame) where the port has rp2's PIO, else neopixel's bit-banging (drivers.rp2_leds,
+    an ESP32's). The pin map's leds "driver": "neopixel" chooses the latter on a Pico too."""
     from machine import Pin
 
+    leds = pinmap["leds"]
+    pin = Pin(_gpio(pinmap["gpio"]["led_data"]), Pin.OUT)
+    order = leds.get("order", "GRB")
+    if leds.get("driver", "pio") == "pio":
+        try:
+            from drivers.pio_leds import PioLeds
+        except ImportError:  # no rp2 module: not an RP2040
+            pass
+        else:
+            return PioLeds(pin, leds["count"], order)
     from drivers.rp2_leds import Rp2Leds
 
-    leds = pinmap["leds"]
-    return Rp2Leds(Pin(_gpio(pinmap["gpio"]["led_data"]), Pin.OUT), leds["count"],
-                   leds.get("order", "GRB"))
+    return Rp2Leds(pin, leds["count"], order)
 
 
 def make_buttons(pinmap):

@@ -95,7 +95,9 @@ class Leds:
     def show(self, rgb, scale=256):
         """Send a frame: rgb is a bytearray of 3 bytes (red, green, blue) per LED in chain
         order, reused from frame to frame (copy what you keep); each value goes out as
-        value * scale >> 8 (scale 256: as it is), which keeps the current under the cap."""
+        value * scale >> 8 (scale 256: as it is), which keeps the current under the cap.
+        Returns True if the frame was held back, not sent: the last one is still going out
+        (a driver that sends in the background); show it again later. None or False: sent."""
         raise NotImplementedError
 
 

@@ -53,8 +53,9 @@ class Renderer:
         # 1 ms of each lift): every LED is drawn once on a cleared frame, so it is exact;
         # one drawn twice counts twice, which errs on the cap's safe side.
         self.lit = 0
-        # A WS2812 write holds the CPU for ~5 ms: on the device a task of its own sends the
-        # frames (deferred), so that no scan waits for one.
+        # Deferred (the device): show() only notes the frame, flush() sends it, from the
+        # scan loop and from the LED task. A driver still sending the last frame holds the
+        # new one back (show() returns True): it stays pending for the next flush.
         self.deferred = False
         self.pending = False
         self._colours = {}  # rgb -> (brightness, its bytes): colour()
@@ -172,7 +173,7 @@ class Renderer:
             self.pending = True
         else:
             self._fit()
-            self.leds.show(self.frame, self.scale)
+            self.pending = bool(self.leds.show(self.frame, self.scale))
 
     def estimate(self):
         """The mA the frame as drawn would draw, held under the cap."""
@@ -180,12 +181,12 @@ class Renderer:
 
     def flush(self):
         """Send the frame a deferred show() left (under the cap as it is now); True if
-        there was one."""
+        there was one. One the driver held back (the last frame still going out) stays
+        pending: the frame as drawn by then goes out at a later flush."""
         if not self.pending:
             return False
-        self.pending = False
         self._fit()
-        self.leds.show(self.frame, self.scale)
+        self.pending = bool(self.leds.show(self.frame, self.scale))
         return True
 
     def _fit(self):

@@ -1,5 +1,8 @@
 """The WS2812 chain (board.hw.Leds) through MicroPython's neopixel: the renderer's RGB frame is
 copied into the driver's own buffer in the strip's colour order, no allocation per frame.
+The CPU bit-bangs the frame (4.6 ms for 152 LEDs, the caller waits): the fallback for ports
+without PIO (an ESP32's neopixel uses its RMT) or a pin map's leds "driver": "neopixel";
+drivers/pio_leds.py sends it in the background.
 Like neopixel itself it takes the data pin (a machine.Pin, from main.py), the number of
 LEDs and their colour order (hardware/pinmap.json's "leds")."""
 

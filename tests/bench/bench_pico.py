@@ -11,7 +11,9 @@ REPL's) and the firmware's once it runs (free_running, largest_running); the lea
 largest free block over a whole N-point match (default 1) played by the simulated players
 (--match 0: the timings alone), and over its lifts: the hand lifting the mover's checker to
 the first LED bit of its destinations (lift_to_led_ms, the median, and its p95), the checker
-put down to the board's answer (place_to_answer_ms), lifts, and lights withdrawn. --firmware DIR: another firmware tree (an older commit's
+put down to the board's answer (place_to_answer_ms), lifts, and lights withdrawn; and from
+the start of the scan that found each lift to the first LED bit (match_scan_to_led_ms, the
+median, and its worst). --firmware DIR: another firmware tree (an older commit's
 firmware/, to compare with)."""
 
 import json
@@ -144,6 +146,7 @@ class LightWatch:
     def __init__(self, pico):
         self.pico = pico
         self.lifts, self.places = [], []
+        self.scans = []  # each lift's: from the start of the scan that found it to the bit
         self.unlit = 0
         self.turn = None  # (side, the hands' scratch Turn, played along)
         self._lift = None  # (emulated us, LEDs then) awaiting a frame
@@ -176,12 +179,15 @@ class LightWatch:
                 if wait is not None and pico.led_at >= wait[0] and pico.leds != wait[1]:
                     times.append((pico.led_at - wait[0]) / 1000)
                     setattr(self, name, None)
+                    if name == "_lift":
+                        self.scans.append((pico.led_at - pico.scan_before_led) / 1000)
 
         hands.play, table.lift, table.put, pico._led_frame = playing, lifted, placed, framed
 
     def figures(self, withdrawn):
-        lifts, places = sorted(self.lifts), sorted(self.places)
-        return {"lift_to_led_ms": _pct(lifts, 50), "lift_to_led_p95_ms": _pct(lifts, 95),
+        lifts, places, scans = sorted(self.lifts), sorted(self.places), sorted(self.scans)
+        return {"match_scan_to_led_ms": _pct(scans, 50),
+                "match_scan_to_led_worst_ms": _pct(scans, 100),"lift_to_led_ms": _pct(lifts, 50), "lift_to_led_p95_ms": _pct(lifts, 95),
                 "lift_to_led_worst_ms": _pct(lifts, 100),
                 "place_to_answer_ms": _pct(places, 50), "place_to_answer_p95_ms": _pct(places, 95),
                 "lifts": len(lifts), "placements": len(places), "unlit_lifts": self.unlit,

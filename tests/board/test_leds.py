@@ -80,6 +80,52 @@ def test_a_deferred_frame_reports_its_current_and_goes_out_under_the_cap_of_then
     assert not r.flush()
 
 
+class BusyStrip(SimLeds):
+    """A chain whose driver sends in the background: while `busy` it holds a frame back."""
+
+    def __init__(self, n):
+        super().__init__(n)
+        self.busy = False
+        self.held = 0
+
+    def show(self, rgb, scale=256):
+        if self.busy:
+            self.held += 1
+            return True
+        super().show(rgb, scale)
+        return False
+
+
+def test_a_frame_held_back_by_a_busy_driver_goes_out_at_a_later_flush_as_drawn_by_then():
+    # The PIO driver starts nothing while the last frame is on the wire: the renderer keeps
+    # its frame pending, and the newest drawing is what goes out once the chain is free.
+    with open(PINMAP) as f:
+        ledmap = LedMap(json.load(f)["leds"])
+    strip = BusyStrip(ledmap.count)
+    r = Renderer(strip, ledmap, 255, 100000)
+    r.deferred = True
+    r.point(0, 8, (255, 0, 0))
+    r.show()
+    assert r.flush() and strip.frames == 1
+    strip.busy = True
+    r.point(0, 6, (0, 255, 0))
+    r.show()
+    assert r.flush() and strip.held == 1 and strip.frames == 1
+    assert r.pending  # not lost
+    r.point(0, 13, (0, 0, 255))  # drawn meanwhile
+    strip.busy = False
+    assert r.flush() and strip.frames == 2 and not r.pending
+    assert strip.pixel(ledmap.points[5][0]) == (0, 255, 0)
+    assert strip.pixel(ledmap.points[12][0]) == (0, 0, 255)
+    assert not r.flush()
+    r.deferred = False  # shown at once (off the device): held back, pending all the same
+    strip.busy = True
+    r.show()
+    assert r.pending and strip.frames == 2
+    strip.busy = False
+    assert r.flush() and strip.frames == 3
+
+
 def test_brightness_alone_when_under_the_cap():
     r, strip, ledmap = rig(brightness=128, cap_ma=2500)
     r.point(0, 8, (255, 0, 0))

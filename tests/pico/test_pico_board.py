@@ -90,6 +90,51 @@ def test_a_lifted_checker_lights_its_legal_destinations_on_the_led_pin(pico):
     assert origin == {_white(player, src)}
 
 
+def test_led_frames_go_out_from_the_pio_each_the_newest_one(pico):
+    # The chain is fed by a PIO state machine and DMA (the CPU never bit-bangs it), and no
+    # frame is lost or late: the first frame after a lift lights its destinations, the first
+    # after the checker is put back has them dark again, lift after lift.
+    assert hello(pico)
+    pico.command({"cmd": "new", "kind": "money"})
+    start = Position.initial()
+    with pico.lock:
+        pico.table.set_position(start.mover, start.opponent)
+    state = wait_until(lambda: _playing(pico), 120, step=0)
+    assert state, pico.device_text[-2000:]
+    player = state["game"]["player"]
+    turn = Turn(start, tuple(state["game"]["dice"]))
+    places = led_places()
+    frames = []
+    record = pico._led_frame
+
+    def recorded(grb):
+        record(grb)
+        frames.append((pico.led_at, pico.led_source, _may_go(pico, places)))
+
+    pico._led_frame = recorded
+    for src in sorted(p for p in range(1, 26) if turn.destinations(p)):
+        with pico.lock:
+            pico.table.lift(player, src)
+            lifted = pico.now_us
+        pico.sleep(300)
+        after = [f for f in frames if f[0] >= lifted]
+        assert after, "no frame after the lift from %d" % src
+        want = {_white(player, p) for p in turn.destinations(src)}
+        assert after[0][2] == want and after[-1][2] == want, (src, after)
+        with pico.lock:
+            pico.table.put(player, src)
+            put = pico.now_us
+        pico.sleep(300)
+        after = [f for f in frames if f[0] >= put]
+        assert after and after[0][2] == set() and after[-1][2] == set(), (src, after)
+    assert {f[1] for f in frames} == {"pio0"}
+
+
+def _may_go(pico, places):
+    return {places.where[i][1] for i, rgb in pico.lit().items()
+            if places.where.get(i, ("",))[0] == "point" and nearest_role(rgb) == "may go"}
+
+
 def _playing(pico):
     # Once the board has seen the starting position, the opening throw (a tie throws again).
     state = pico.command({"cmd": "state"})

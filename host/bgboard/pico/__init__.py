@@ -41,6 +41,7 @@ HOLD_S = 0.05  # a partial line from the host that might be a sim line is held t
 # ...from the device, that might be an answer of ours: this long idle in emulated time (the
 # firmware writes a line in pieces; on a loaded machine their wall time apart is long).
 HOLD_DEVICE_US = 200000
+LED_SOURCES = {5: "cpu", 6: "pio0", 7: "pio1"}  # the LED pin's GPIO function (emulator.mjs L)
 
 
 class PicoError(Exception):
@@ -215,6 +216,7 @@ class PicoBoard:
         self.lock = threading.RLock()  # the world: scans read it, hands and sim lines move it
         self.led_frames = 0
         self.led_at = 0.0  # emulated us of the last frame's first bit
+        self.led_source = ""  # what sent it: "cpu" (bit-banged), "pio0" or "pio1"
         self._scans = collections.deque(maxlen=8)  # emulated us the latest scans began
         self.scan_before_led = 0.0  # ...the latest before the last LED frame's first bit
         self.leds = bytes(3 * self.pins.led_count)  # the last frame, RGB per LED
@@ -332,7 +334,8 @@ class PicoBoard:
         elif kind == "L":
             self.led_at = struct.unpack_from("<d", body)[0]
             self.scan_before_led = max((t for t in self._scans if t < self.led_at), default=0.0)
-            self._led_frame(body[8:])
+            self.led_source = LED_SOURCES.get(body[8], str(body[8]))
+            self._led_frame(body[9:])
         elif kind == "T":
             self._paused = True
             alarm = self._alarm

@@ -6,8 +6,9 @@
 //
 // stdin/stdout carry frames: one type byte, a 4-byte little-endian length, the payload.
 // Every frame to the parent starts with the emulated time in microseconds (float64 LE).
-//   to the parent:  U usb bytes out   L led frame (float64: its first bit's time in us, then
-//                   the GRB bytes)   S a scan starts (its first conversion on bank 0): send A
+//   to the parent:  U usb bytes out   L led frame (float64: its first bit's time in us, a
+//                   byte: what drove the pin (its GPIO function: 5 the CPU, 6/7 PIO0/1),
+//                   then the GRB bytes)   S a scan starts (its first conversion on bank 0): send A
 //                   T an alarm fired (paused until G)   R the chip (re)started: reason
 //                   X a fatal error: text
 //   from the parent: U usb bytes in   A 128 readings (uint16, bank*16+channel order)
@@ -162,12 +163,110 @@ function boot(reason, wdReason = 0) {
   adcHung = false;
   pendingAdc = null;
   wirePins();
+  wirePio();
   wireUsb();
   core.PC = 0x10000000; // boot2 from flash (the ROM's own flash boot needs the SSI)
   send('R', Buffer.from(reason));
 }
 let rebootWanted = 0;
 let adcHung = false;
+
+// --- PIO on emulated time ----------------------------------------------------------------------
+
+// rp2040js steps a running PIO block 1,000 instructions per setTimeout, on the wall clock, with
+// no clock divider: its pins' edges then bear no relation to the emulated time (a WS2812 bit's
+// width depends on how busy Node is). Here every enabled state machine is stepped from the run
+// loop at its own emulated pace (8 ns times its CLKDIV per cycle, the cycles an instruction and
+// its delay take as rp2040js counts them), so the LED pin's edges are timed like the CPU's.
+// A machine stalled on an empty TX FIFO is parked until a FIFO write (CPU or DMA) wakes it.
+const WAIT_TX_FIFO = 3; // rp2040js's WaitType.txFIFO (pull) and WaitType.Out (autopull)
+const WAIT_OUT = 5;
+const CYCLE_NS = 8; // 125 MHz
+let pioMachines = []; // {pio, m, due: ns of its next step, seen: its cycle count, parked}
+let pioDue = Infinity; // the earliest `due`
+
+function wirePio() {
+  pioMachines = [];
+  pioDue = Infinity;
+  for (const pio of chip.pio) {
+    pio.run = () => syncPio(pio); // instead of rp2040js's setTimeout loop
+    for (const m of pio.machines) pioMachines.push({ pio, m, due: Infinity, seen: 0, parked: false });
+    const write = pio.writeUint32.bind(pio); // CTRL, CLKDIV, TXF (CPU and DMA) all come here
+    pio.writeUint32 = (offset, value) => {
+      write(offset, value);
+      syncPio(pio);
+    };
+  }
+}
+
+function cycleNs(m) {
+  const div = (m.clockDivInt || 65536) + m.clockDivFrac / 256;
+  return CYCLE_NS * div;
+}
+
+function syncPio(pio) {
+  // After a register write: machines enabled or disabled, parked ones woken by a FIFO write.
+  const now = chip.clock.nanos;
+  for (const st of pioMachines) {
+    if (st.pio !== pio) continue;
+    const m = st.m;
+    if (!m.enabled || pio.stopped) {
+      st.due = Infinity;
+      st.parked = false;
+    } else if (st.parked) {
+      if (!m.waiting) {
+        // The stalled instruction completed now (rp2040js did it inside the write); the next
+        // one runs after its delay.
+        st.parked = false;
+        st.due = now + (m.cycles - st.seen + 1) * cycleNs(m);
+        st.seen = m.cycles;
+      }
+    } else if (st.due === Infinity) {
+      st.due = now;
+      st.seen = m.cycles;
+    }
+  }
+  pioDue = earliestPio();
+}
+
+function earliestPio() {
+  let due = Infinity;
+  for (const st of pioMachines) if (st.due < due) due = st.due;
+  return due;
+}
+
+function runPio(now) {
+  // Every step due by `now`, in time order.
+  for (;;) {
+    let st = null;
+    for (const s of pioMachines) if (s.due <= now && (st === null || s.due < st.due)) st = s;
+    if (st === null) break;
+    const m = st.m;
+    m.step();
+    st.pio.checkChangedPins();
+    const spent = m.cycles - st.seen;
+    st.seen = m.cycles;
+    if (m.waiting && (m.waitType === WAIT_TX_FIFO || m.waitType === WAIT_OUT) && m.txFIFO.empty) {
+      st.parked = true;
+      st.due = Infinity;
+    } else {
+      st.due += Math.max(spent, 1) * cycleNs(m);
+    }
+  }
+  pioDue = earliestPio();
+}
+
+function advance(ns) {
+  // The clock on by ns (a sleeping core, a skipped delay loop), the PIO stepped on the way at
+  // the times its steps fall due.
+  const clock = chip.clock;
+  const target = clock.nanos + ns;
+  while (pioDue <= target) {
+    if (pioDue > clock.nanos) clock.tick(pioDue - clock.nanos);
+    runPio(clock.nanos);
+  }
+  clock.tick(target - clock.nanos);
+}
 
 // --- USB CDC: bytes both ways, held until there is room --------------------------------------
 
@@ -267,10 +366,12 @@ function decodeLeds(pin) {
   let byte = 0;
   let nbits = 0;
   let bytes = [];
+  let source = 0; // the pin's GPIO function at the frame's first edge
   const latch = chip.clock.createAlarm(() => {
     if (bytes.length) {
-      const head = Buffer.alloc(8);
+      const head = Buffer.alloc(9);
       head.writeDoubleLE(firstAt / NS_PER_US, 0);
+      head[8] = source;
       send('L', Buffer.concat([head, Uint8Array.from(bytes)]));
     }
     bytes = [];
@@ -282,7 +383,10 @@ function decodeLeds(pin) {
     const now = chip.clock.nanos;
     if (pin.outputValue) {
       roseAt = now;
-      if (firstAt < 0) firstAt = now;
+      if (firstAt < 0) {
+        firstAt = now;
+        source = pin.functionSelect;
+      }
       latch.cancel();
     } else if (roseAt >= 0) {
       byte = (byte << 1) | (now - roseAt > 600 ? 1 : 0);
@@ -368,13 +472,13 @@ function run() {
     for (let i = 0; i < 20000 && !paused; i++) {
       if (core.waiting) {
         if (profile) spent.sleep_ns += clock.nanosToNextAlarm;
-        clock.tick(clock.nanosToNextAlarm);
+        advance(clock.nanosToNextAlarm);
       } else {
         const pc = core.registers[15];
         if (pc === erase || pc === program) romFlash(pc === erase);
         else if (pc === delayUs && core.registers[0] <= 1000) {
           if (profile) spent.delay_ns += core.registers[0] * NS_PER_US;
-          clock.tick(core.registers[0] * NS_PER_US);
+          advance(core.registers[0] * NS_PER_US);
           core.PC = core.LR & ~1;
           continue;
         }
@@ -386,9 +490,10 @@ function run() {
           const ns = core.executeInstruction() * cycleNanos;
           spent.executed_ns += ns;
           clock.tick(ns);
-          continue;
+        } else {
+          clock.tick(core.executeInstruction() * cycleNanos);
         }
-        clock.tick(core.executeInstruction() * cycleNanos);
+        if (pioDue <= clock.nanos) runPio(clock.nanos);
       }
     }
     if (rebootWanted) {
