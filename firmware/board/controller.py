@@ -312,10 +312,11 @@ class Controller(Record):
         the move itself waits for the sensing to confirm the placement (on_sensed)."""
         landed = False
         r = self.reading
-        if slot >= 0 and r.state == LIFTED:
+        t = self.tracker
+        if slot >= 0 and t is not None and r.state == LIFTED:
             p = where(slot)[0]
             if p < 25:
-                landed = (25 - p if self.tracker.mover else p) in r.targets
+                landed = (25 - p if t.mover else p) in r.targets
         if landed != self.landed:
             if not landed:
                 self.unlanded += 1  # gone before it was confirmed
