@@ -148,10 +148,10 @@ class Sensing:
     needs no time; set by the owner, 0 none); `withdrawn` counts such lifts withdrawn
     because the checker came back within stable_ms. land_sign (set by the owner): the
     colour of a checker in the air; `landing` the slot where one of that colour shows
-    strong evidence of being put down before its place_ms (-1 none). rezero_slots: empty slots re-zeroed per scan
-    (round robin); rezero_shift: each re-zero moves the offset by error / 2**shift, the
-    error first clipped to +-rezero_step counts (so a hovering hand barely moves it). The
-    defaults visit each slot every 32 scans (0.32 s) and follow a change of zero with a time
+    strong evidence of being put down before its place_ms (-1 none). rezero_slots: empty
+    slots re-zeroed per scan (round robin); rezero_shift: each re-zero moves the offset by
+    error / 2**shift, the error first clipped to +-rezero_step counts (so a hovering hand
+    barely moves it). The defaults visit each slot every 32 scans (0.32 s) and follow a change of zero with a time
     constant of 32 visits (10 s); each slot visited costs about 0.05 ms of a Pico's scan (16
     a scan cost 0.8 ms; 2 a scan let the stress soak's weak checkers under drift need
     restores: their learning rides the same round). learn_shift, learn_step: the same for a confirmed

@@ -9,8 +9,8 @@ ready after a power cut; the pieces of the scan loop, LED frame, roll work (test
 pico_timing.py run on the chip); lift to the first LED bit; free heap after boot (a bare
 REPL's) and the firmware's once it runs (free_running, largest_running); the least free and
 largest free block over whole N-point matches (default 1), as many as it takes for 200 lifts,
-played by the simulated players (--match 0: the timings alone), and over their lifts: the hand lifting the mover's checker to
-the first LED bit of its destinations (lift_to_led_ms, the median, and its p95), the checker
+played by the simulated players (--match 0: the timings alone), and over their lifts: the
+hand lifting the mover's checker to the first LED bit of its destinations (lift_to_led_ms, the median, and its p95), the checker
 put down to the board's answer (place_to_answer_ms), lifts, and lights withdrawn (lifts'
 lights, withdrawn_lights; placements answered ahead of their confirmation and taken back,
 withdrawn_answers). --firmware DIR: another firmware tree (an older commit's
