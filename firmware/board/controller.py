@@ -290,19 +290,19 @@ class Controller(Record):
         """The colour (slot code sign: 1 white, -1 black) whose checkers a turn expects to
         be lifted now (the board shows the turn's position), 0 if none: the sensing shows
         such a lift on its first strong scan."""
-        t = self.tracker
-        if t is None or self.reading.state != STEADY:
-            # A lift now would not light destinations (a second checker in the air, a
-            # disturbance shown): the stable time as ever (a checker held long in a restore
-            # must not look like a dead sensor any sooner).
-            return 0
-        return 1 if t.mover == 0 else -1
+        # Not STEADY, a lift now would not light destinations (a second checker in the air,
+        # a disturbance shown): the stable time as ever (a checker held long in a restore
+        # must not look like a dead sensor any sooner).
+        return self._mover_sign(STEADY)
 
     def lander(self):
         """The colour (slot code sign) of the checker the board expects to be put down now
         (one lifted, its destinations lit), 0 if none."""
+        return self._mover_sign(LIFTED)
+
+    def _mover_sign(self, state):
         t = self.tracker
-        if t is None or self.reading.state != LIFTED:
+        if t is None or self.reading.state != state:
             return 0
         return 1 if t.mover == 0 else -1
 
