@@ -189,7 +189,8 @@ class LightWatch:
     def figures(self, withdrawn):
         lifts, places, scans = sorted(self.lifts), sorted(self.places), sorted(self.scans)
         return {"match_scan_to_led_ms": _pct(scans, 50),
-                "match_scan_to_led_worst_ms": _pct(scans, 100),"lift_to_led_ms": _pct(lifts, 50), "lift_to_led_p95_ms": _pct(lifts, 95),
+                "match_scan_to_led_worst_ms": _pct(scans, 100),
+                "lift_to_led_ms": _pct(lifts, 50), "lift_to_led_p95_ms": _pct(lifts, 95),
                 "lift_to_led_worst_ms": _pct(lifts, 100),
                 "place_to_answer_ms": _pct(places, 50), "place_to_answer_p95_ms": _pct(places, 95),
                 "lifts": len(lifts), "placements": len(places), "unlit_lifts": self.unlit,
