@@ -153,8 +153,7 @@ bench: bytecode testcode system-deps
 	$(MAKE) --no-print-directory bench-pico
 
 # The firmware on the emulated RP2040, in emulated time: flash, boot, scan, LEDs, roll work,
-# lift to LEDs, placement to answer, and the heap over 1-point matches the simulated players
-# play, as many as it takes for 200 lifts (about 15 minutes a match).
+# lift to LEDs, and the heap over a money game the simulated players play (about 15 minutes).
 bench-pico: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed
 	$(BIN)/python tests/bench/bench_pico.py --match 1
 
