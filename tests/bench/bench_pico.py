@@ -8,12 +8,12 @@ Flash of the whole firmware onto an empty Pico (bgboard flash, real mpremote); b
 ready after a power cut; the pieces of the scan loop, LED frame, roll work (tests/bench/
 pico_timing.py run on the chip); lift to the first LED bit; free heap after boot (a bare
 REPL's) and the firmware's once it runs (free_running, largest_running); the least free and
-largest free block over a whole N-point match (default 1) played by the simulated players
-(--match 0: the timings alone), and over its lifts: the hand lifting the mover's checker to
-the first LED bit of its destinations (lift_to_led_ms, the median, and its p95), the checker
-put down to the board's answer (place_to_answer_ms), lifts, and lights withdrawn; and from
-the start of the scan that found each lift to the first LED bit (match_scan_to_led_ms, the
-median, and its worst). --firmware DIR: another firmware tree (an older commit's
+largest free block over whole N-point matches (default 1), as many as it takes for 200 lifts,
+played by the simulated players (--match 0: the timings alone), and over their lifts: the
+hand lifting the mover's checker to the first LED bit of its destinations (lift_to_led_ms,
+the median, and its p95), the checker put down to the board's answer (place_to_answer_ms),
+lifts, and lights withdrawn; and from the start of the scan that found each lift to the
+first LED bit (match_scan_to_led_ms, the median, and its worst). --firmware DIR: another firmware tree (an older commit's
 firmware/, to compare with)."""
 
 import json
@@ -205,20 +205,27 @@ def match_memory(pico, length):
     watch = LightWatch(pico)
     # lift_to_led()'s five lifts were put straight back (withdrawn): the match's count alone
     withdrawn = pico.command({"cmd": "mem"}).get("withdrawn") or 0
-    pico.command({"cmd": "new", "kind": "match", "length": length})
     t0, e0 = time.monotonic(), pico.now_us
     least_largest = None
-    while players.step():  # False once the match is over
-        if players.steps % 25 == 0:
-            largest = pico.command({"cmd": "mem"})["largest"]
-            least_largest = largest if least_largest is None else min(least_largest, largest)
+    matches = 0
+    while not matches or len(watch.lifts) < MIN_LIFTS:
+        pico.command({"cmd": "new", "kind": "match", "length": length})
+        matches += 1
+        while players.step():  # False once the match is over
+            if players.steps % 25 == 0:
+                largest = pico.command({"cmd": "mem"})["largest"]
+                least_largest = largest if least_largest is None else min(least_largest, largest)
     mem = pico.command({"cmd": "mem"})
-    return {"match_length": length, "games": players.games, "plays": players.plays,
+    return {"match_length": length, "matches": matches, "games": players.games,
+            "plays": players.plays,
             "mismatches": len(players.mismatches), "stuck": players.stuck,
             "play_emulated_s": round((pico.now_us - e0) / 1e6, 1),
             "play_wall_s": round(time.monotonic() - t0, 1),
             "least_free": mem["least_free"], "least_largest_block": least_largest,
             "memory_errors": pico.memory_errors, **watch.figures((mem.get("withdrawn") or 0) - withdrawn)}
+
+
+MIN_LIFTS = 200  # the lift and placement figures are taken over at least this many lifts
 
 
 def _option(name, default, kind=str):
