@@ -13,8 +13,10 @@ played by the simulated players (--match 0: the timings alone), and over their l
 hand lifting the mover's checker to the first LED bit of its destinations (lift_to_led_ms,
 the median, and its p95), the checker put down to the board's answer (place_to_answer_ms),
 lifts, and lights withdrawn; and from the start of the scan that found each lift to the
-first LED bit (match_scan_to_led_ms, the median, and its worst). --firmware DIR: another firmware tree (an older commit's
-firmware/, to compare with)."""
+first LED bit (match_scan_to_led_ms, the median, and its worst). --firmware DIR: another
+firmware tree (an older commit's firmware/, to compare with). Exits 1, after printing every
+figure, when the heap misses its goals: the largest free block under 40 KB once running or
+over the match, or the least free under 90 KB."""
 
 import json
 import os
@@ -96,6 +98,27 @@ def main(length, firmware=None):
     for key, value in figures.items():
         print("%-26s %s" % (key, value))
     print(json.dumps(figures))
+    short = heap_short(figures)
+    if short:
+        raise SystemExit("bench_pico: the heap is short of its goals: " + "; ".join(short))
+
+
+# The firmware's heap goals (issue #30): a largest free block that a long reply, a journal
+# page or a chouette's state can have in one piece, and free heap for the rare paths' code.
+LARGEST_BLOCK_MIN = 40 * 1024  # once running, and over a whole match
+LEAST_FREE_MIN = 90 * 1024  # over a whole match
+
+
+def heap_short(figures):
+    """The heap goals the figures miss, said as such (none: an empty list)."""
+    short = []
+    for key, least in (("largest_running", LARGEST_BLOCK_MIN),
+                       ("least_largest_block", LARGEST_BLOCK_MIN),
+                       ("least_free", LEAST_FREE_MIN)):
+        value = figures.get(key)
+        if key in figures and (value is None or value < least):
+            short.append("%s %s bytes, the goal %d or more" % (key, value, least))
+    return short
 
 
 def lift_to_led(pico):
