@@ -11,14 +11,18 @@ and reads them; this module decides what they hold):
   event               TAG "e<seq>", JSON the event as given (its "seq" is the TAG's)
   restart point       TAG "s<seq>", JSON the snapshot after event seq (mark(): the board
                       writes one as each game begins)
+  declared gap        TAG "g<last>", JSON [first, undone]: events first..last were lost to
+                      damage (board.journal_repair); it stands in their place
 The snapshot is the state after event B (null and B 0: the empty start). Events follow with
 seq F, F+1, ... (F <= B + 1): those up to B are kept only for since(). A line that fails its
 CRC (an append that failed or was cut off, ended by "!\n" before the next) is passed
 over when the next intact line continues the sequence: it never held a committed event. An
 intact line that breaks the sequence ends the journal; opening repairs the file so appends
-never follow a broken line. Past such damage, the first restart point whose events all
-follow intact lets the journal go on from there: the damage costs the events up to it (at
-most the game it lies in), not everything after it.
+never follow a broken line: a line one flipped bit from intact is put right, otherwise
+the first restart point past the damage whose events all follow intact lets the journal go
+on from there under the same id, the events before the damage kept and a declared gap for
+the ones lost: the damage costs the events up to it (at most the game it lies in), not
+everything after it (board.journal_repair).
 
 Power cuts and failed writes: an append only adds at the end (a cut leaves at most a torn
 last line, which the next append first ends with "!\n"); everything rewritten
@@ -287,8 +291,9 @@ class Journal:
 
     def _read(self, correct=True):
         """Read the journal, repairing a torn or corrupt end; status tells what was found:
-        "ok", "new" (no journal), "repaired" (dropped bytes were cut off the end, or a torn
-        last line ended) or
+        "ok", "new" (no journal), "corrected" (lines with one flipped bit put right: nothing
+        lost), "repaired" (dropped bytes were cut off the end, or a torn last line ended; a
+        declared gap for lost events) or
         "corrupt" (unreadable: started empty, the old file kept as self.kept: <name>.bad,
         or .bad-2, .bad-3... when earlier ones are still there)."""
         st = self.storage
