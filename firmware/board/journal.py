@@ -293,7 +293,9 @@ class Journal:
         """Read the journal, repairing a torn or corrupt end; status tells what was found:
         "ok", "new" (no journal), "corrected" (lines with one flipped bit put right: nothing
         lost), "repaired" (dropped bytes were cut off the end, or a torn last line ended; a
-        declared gap for lost events) or
+        declared gap for lost events; a damaged header rebuilt), "restarted" (a damaged
+        header rebuilt without a state to resume: the events are kept, the board starts
+        without a match) or
         "corrupt" (unreadable: started empty, the old file kept as self.kept: <name>.bad,
         or .bad-2, .bad-3... when earlier ones are still there)."""
         st = self.storage
@@ -379,6 +381,8 @@ class Journal:
             self._read(False)  # nothing to correct: repaired as it is
             return
         if hdr is None:
+            if damaged and _repair().rebuild(self):  # a damaged header, intact events after it
+                return
             self.status = "corrupt"
             self.kept = self._keep_aside()
             self._create()

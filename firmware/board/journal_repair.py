@@ -185,6 +185,68 @@ def mend(journal, last, found):
     journal._rewrite(hdr, max(last, base))
 
 
+def rebuild(journal):
+    """A journal whose header is damaged (and not one bit away from intact): a new header
+    for its intact events, under the id of its archive (which continues it) so that the
+    host and the archive go on with it; the state from the last restart point, or from the
+    start (no compaction yet), else none (status "restarted": the events are kept, the
+    board starts without a match). The damaged file is kept. Returns whether it was done."""
+    first = last = point = 0
+    lines = journal._event_lines(True)
+    try:
+        for line, j, seq in lines:
+            if not j:
+                continue
+            at = seq_of(line, j, POINT)
+            if at > 0 and first and first - 1 <= at <= last:
+                point = at
+            elif seq > 0:
+                start = first_of(line, j, seq)
+                if first and start != last + 1:
+                    break  # more damage: the events up to it
+                first = first or start
+                last = seq
+    finally:
+        lines.close()
+    if not first:
+        return False
+    ident = _archive_id(journal)
+    kept = _keep_copy(journal)
+    if point:
+        hdr = {"id": ident, "base": point, "first": first,
+               "snap": _restart_point(journal, point)}
+    else:
+        hdr = {"id": ident, "base": 0 if first == 1 else last, "first": first, "snap": None}
+    journal._rewrite(hdr, last)
+    journal._read(False)
+    journal.kept = kept
+    journal.status = "repaired" if point or first == 1 else "restarted"
+    return True
+
+
+def _archive_id(journal):
+    # The id in the header of the journal's archive (board.archive: it continues the
+    # journal, so it has the journal's id), or a new one.
+    from board.journal import _new_id
+    from board.journal_codec import Lines
+
+    st = journal.storage
+    name = journal.name + ".arc"
+    if st.size(name) is None:
+        return _new_id()
+    f = Lines(st.open(name, "rb"), 1024)
+    try:
+        line = f.next()
+    finally:
+        f.close()
+    j = check(line)
+    try:
+        ident = json_at(line, j)["id"] if j == 11 else None
+    except (ValueError, KeyError, TypeError):
+        ident = None
+    return ident if isinstance(ident, int) else _new_id()
+
+
 def _restart_point(journal, seq):
     # The snapshot of the restart point after event seq (scan() found it there).
     lines = journal._event_lines(True)

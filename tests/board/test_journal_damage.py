@@ -149,3 +149,37 @@ def test_a_gap_passes_through_compaction_the_archive_and_the_hosts_ack():
         assert _bad(d) == ["journal.bad"]
     finally:
         rmtree(d)
+
+
+def _smash_header(d):
+    whole = _raw(d)
+    _put(d, whole[:30] + b"####" + whole[34:])
+
+
+def test_a_damaged_header_is_rebuilt_under_the_archives_id_and_no_event_is_lost():
+    # It was set aside whole with its archive: every event gone from the board's answers.
+    # Uncompacted (the state from the start), compacted with a restart point after the
+    # snapshot (the state from it), and without one (the events kept, no state: the board
+    # starts without a match, "restarted").
+    for upto, marks, status, snap in ((20, (), "repaired", None),
+                                      (70, (64, 67), "repaired", _state(67)),
+                                      (70, (), "restarted", None)):
+        d = tmpdir("bgboard-damage")
+        try:
+            j = _open(d)
+            _play(j, upto, marks=marks)
+            ident = j.id
+            want = _served(j)
+            _smash_header(d)
+            j = _open(d)
+            assert (j.status, j.id, j.lost) == (status, ident, None), (upto, marks, j.status)
+            assert j.kept == "journal.bad" and j.archive.kept is None
+            assert _served(j) == want == list(range(1, upto + 1))
+            got, events = j.recover()
+            events = [e["seq"] for e in events]
+            assert got == snap and events == (list(range(1, 21)) if upto == 20 else
+                                              [68, 69, 70] if marks else [])
+            assert j.append(_event(upto + 1)) == upto + 1
+            assert _open(d).status == "ok"
+        finally:
+            rmtree(d)
