@@ -318,6 +318,7 @@ class Journal:
         last = 0
         found = (0, 0, 0, 0)  # what board.journal_repair.scan found past a damaged line
         damaged = False  # a whole line failed its check: not a failed append (MEND ends those)
+        bad = 0  # such lines after the last event, restart points left out
         gap = None  # the last declared gap read, while nothing follows it
         try:
             line = f.next()
@@ -346,7 +347,10 @@ class Journal:
                     if not j:
                         passed += len(line)
                         torn = line[-1] != 10
-                        damaged = damaged or not torn and (len(line) < 2 or line[-2] != 33)
+                        if not torn and len(line) > 12 and line[-2] != 33:
+                            damaged = True  # not a failed append: MEND ends those
+                            if line[9] != codec.POINT:
+                                bad += 1  # an event's line, it seems (a point is a spare)
                         continue
                     seq = codec.seq_of(line, j)
                     gap = None
@@ -358,12 +362,16 @@ class Journal:
                     last = seq
                     size += passed + len(line)
                     passed = 0
+                    bad = 0
                     torn = False
                 if correct and (line or damaged):  # a damaged line: correct it if one bit
                     pass  # flipped (the rare path, loaded only now), after closing the file
                 elif line:  # damage: the rare path, loaded only now
                     found = _repair().scan(f, line, last, hdr["base"])
                     self.dropped = passed + found[0]
+                elif bad:  # damaged lines end it: events, lost (the state is the last's)
+                    found = (0, last + bad, 0, 0)
+                    self.dropped = passed
                 else:  # only failed appends after the last event: ended, kept
                     size += passed
                     self._torn = torn
@@ -472,15 +480,16 @@ class Journal:
 
     def _rewrite(self, hdr, upto, gap=None):
         """Write hdr and the current events hdr["first"]..upto to a new file that then
-        replaces the journal. gap: a declared gap's line (journal_repair) put in where its
-        first event is due, standing for the events it covers."""
+        replaces the journal. gap: a declared gap's line, or adjacent ones (journal_repair),
+        put in where its first event is due, standing for the events it covers."""
         st = self.storage
         tmp = self.name + _NEW
         expect = hdr["first"]
         if gap is not None:
-            g = codec.check(gap)
-            gap_last = codec.last_of(gap, g)
-            gap_first = codec.first_of(gap, g, gap_last)
+            line = gap[gap.rfind(b"\n", 0, len(gap) - 1) + 1:]
+            gap_last = codec.last_of(line, codec.check(line))
+            line = gap[:gap.find(b"\n") + 1]
+            gap_first = codec.first_of(line, codec.check(line), 0)
         out = st.open(tmp, "wb")
         try:
             size = codec.write_header(out, hdr)

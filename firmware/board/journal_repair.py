@@ -166,7 +166,14 @@ def mend(journal, last, found):
     _, newest, restart, upto = found
     hdr = journal._header()
     base = hdr["base"]
-    if not restart and last < base:  # cut short before the snapshot: it holds the rest
+    if not restart and last < base:  # cut short before the snapshot, which holds them
+        if newest > base:  # and a hole after it: back to the snapshot's state
+            journal.lost = (last + 1, newest)
+            journal.undone = True
+            journal.kept = _keep_copy(journal)
+            journal._rewrite(hdr, newest, gap_line(last + 1, base, 0) +
+                             gap_line(base + 1, newest, 1))
+            return
         restart = upto = base
     if restart:  # go on from the restart point: the events up to it are lost, not undone
         journal.lost = (last + 1, restart)
@@ -210,41 +217,55 @@ def rebuild(journal):
         lines.close()
     if not first:
         return False
-    ident = _archive_id(journal)
+    ident, arc = _archive(journal)
     kept = _keep_copy(journal)
     if point:
         hdr = {"id": ident, "base": point, "first": first,
                "snap": _restart_point(journal, point)}
     else:
         hdr = {"id": ident, "base": 0 if first == 1 else last, "first": first, "snap": None}
-    journal._rewrite(hdr, last)
+    gap = None
+    if 0 <= arc < first - 1:  # events between the archive and the first intact one: lost
+        hdr["first"] = arc + 1
+        gap = gap_line(arc + 1, first - 1, 0)
+    journal._rewrite(hdr, last, gap)
     journal._read(False)
     journal.kept = kept
+    if gap is not None:
+        journal.lost = (arc + 1, first - 1)
     journal.status = "repaired" if point or first == 1 else "restarted"
     return True
 
 
-def _archive_id(journal):
-    # The id in the header of the journal's archive (board.archive: it continues the
-    # journal, so it has the journal's id), or a new one.
+def _archive(journal):
+    # (the id in the header of the journal's archive, its last event): board.archive
+    # continues the journal under its id. (A new id, -1) without an intact archive.
     from board.journal import _new_id
     from board.journal_codec import Lines
 
     st = journal.storage
     name = journal.name + ".arc"
     if st.size(name) is None:
-        return _new_id()
-    f = Lines(st.open(name, "rb"), 1024)
+        return _new_id(), -1
+    f = Lines(st.open(name, "rb"), journal.max_bytes)
     try:
         line = f.next()
+        j = check(line)
+        try:
+            hdr = json_at(line, j) if j == 11 else None
+            ident, last = hdr["id"], hdr["base"]
+        except (ValueError, KeyError, TypeError):
+            return _new_id(), -1
+        while True:
+            line = f.next()
+            if not line:
+                break
+            j = check(line)
+            if j and first_of(line, j, last_of(line, j)) == last + 1:
+                last = last_of(line, j)
     finally:
         f.close()
-    j = check(line)
-    try:
-        ident = json_at(line, j)["id"] if j == 11 else None
-    except (ValueError, KeyError, TypeError):
-        ident = None
-    return ident if isinstance(ident, int) else _new_id()
+    return (ident, last) if isinstance(ident, int) else (_new_id(), -1)
 
 
 def _restart_point(journal, seq):

@@ -160,3 +160,61 @@ def test_a_damaged_journal_is_logged_once_and_the_host_is_told_what_the_board_lo
         match = next(m for m in matches if "-%06d." % m.first_seq in n)
         assert not troubles(outputs[n]), troubles(outputs[n])
         assert final_score(outputs[n]) == (len(match.games), match.over["score"]), n
+
+
+def _served(flash):
+    from board.app import ARCHIVE_BYTES, JOURNAL_BYTES
+    from board.archive import Archive
+    from board.journal import Journal
+
+    journal = Journal(str(flash), max_bytes=JOURNAL_BYTES)
+    Archive(journal, ARCHIVE_BYTES)
+    served = {}
+    gaps = []
+    for e in journal.since(journal.first_seq - 1):
+        if "lost" in e:
+            gaps.append(tuple(e["lost"]))
+        else:
+            served[e["seq"]] = e
+    return journal, served, gaps
+
+
+def test_damage_anywhere_in_a_real_journal_costs_what_hello_says_and_no_more(tmp_path):
+    # The firmware's own Journal and Archive (as App opens them) over the journal of two
+    # 1-point matches played on the virtual board (compacted: an archive, a snapshot):
+    # damage at spots all over it. One flipped bit costs nothing; four bytes overwritten
+    # cost exactly the events hello's `lost` names (declared as a gap in their place), the
+    # id never changes, and every other event is served as it was.
+    import shutil
+
+    flash = tmp_path / "flash"
+    for seed in (7, 2):
+        run = _bgboard("sim", "--autoplay", "--seed", str(seed), "--match", "1", "--flash",
+                       str(flash), "--heap", HEAP)
+        assert run.returncode == 0, run.stderr[-2000:]
+    journal, before, gaps = _served(flash)
+    ident = journal.id
+    assert gaps == [] and sorted(before) == list(range(1, len(before) + 1))
+    whole = (flash / "journal").read_bytes()
+    copy = tmp_path / "copy"
+    costs = []
+    for at in range(0, len(whole) - 1, 7):
+        for damaged in (whole[:at] + bytes([whole[at] ^ (1 << (at % 8))]) + whole[at + 1:],
+                        whole[:at] + b"####" + whole[at + 4:]):
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(flash, copy)
+            (copy / "journal").write_bytes(damaged)
+            journal, after, gaps = _served(copy)
+            assert journal.id == ident, at
+            lost = journal.lost
+            want = list(range(lost[0], lost[1] + 1)) if lost else []
+            declared = [s for first, last in gaps for s in range(first, last + 1)]
+            assert declared == want, (at, gaps, lost)  # one gap, or two that meet
+            gone = [s for s in before if after.get(s) != before[s]]
+            assert gone == want, at
+            if damaged[at + 1:at + 2] == whole[at + 1:at + 2]:  # the flipped bit
+                assert lost is None and journal.kept is None, at
+            costs.append(len(gone))
+    costs.sort()
+    print("%d damaged spots: events lost min %d median %d max %d" % (
+        len(costs), costs[0], costs[len(costs) // 2], costs[-1]))
