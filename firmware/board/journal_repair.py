@@ -251,8 +251,10 @@ def _archive(journal):
     try:
         line = f.next()
         j = check(line)
+        if j != 11:  # the archive's header is damaged too
+            return _new_id(), -1
         try:
-            hdr = json_at(line, j) if j == 11 else None
+            hdr = json_at(line, j)
             ident, last = hdr["id"], hdr["base"]
         except (ValueError, KeyError, TypeError):
             return _new_id(), -1
