@@ -153,7 +153,8 @@ bench: bytecode testcode system-deps
 	$(MAKE) --no-print-directory bench-pico
 
 # The firmware on the emulated RP2040, in emulated time: flash, boot, scan, LEDs, roll work,
-# lift to LEDs, and the heap over a money game the simulated players play (about 15 minutes).
+# lift to LEDs, placement to answer, and the heap over 1-point matches the simulated players
+# play, as many as it takes for 200 lifts (about 15 minutes a match).
 bench-pico: $(BIN)/.installed $(PICO_DIR)/node_modules/.installed
 	$(BIN)/python tests/bench/bench_pico.py --match 1
 

@@ -165,6 +165,12 @@ class App:
                 self._board_fault(e)
                 return
             self._learn = True
+        if loop.landing_moved:
+            loop.landing_moved = False
+            try:
+                self.board.on_landing(loop.landing)
+            except Exception as e:  # noqa: B902
+                self._board_fault(e)
 
     def learn(self):
         """After a scan that changed something (and after its LEDs went out: a person
@@ -473,7 +479,8 @@ class App:
             if free is not None and free < self.least_free:
                 self.least_free = free  # the least seen, now included
             return {"free": free, "least_free": self.least_free, "largest": _largest_block(),
-                    "withdrawn": self.sensor_loop.sensing.withdrawn}
+                    "withdrawn": self.sensor_loop.sensing.withdrawn,
+                    "unlanded": self.board.unlanded}
         return {}
 
     def _new(self, args):

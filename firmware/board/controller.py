@@ -15,7 +15,7 @@ from array import array
 
 from bgcore import Position, Rules
 from bgcore.position import OFF
-from board.layout import heights_from_counts
+from board.layout import heights_from_counts, where
 from board.record import IDLE, OPENING, OVER, PLAYING, RARE, SETUP, Record, match_event
 from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations, differences
 from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, VERIFY  # the buttons' bits
@@ -57,6 +57,11 @@ class Controller(Record):
         self.untrusted = ()  # (side, point) places of sensors newly found dead, lit a while
         self.untrusted_until = None
         self._stale = False  # RAM was put back to the journal: look at the board again
+        # The lifted checker shows on one of its lit destinations, not yet confirmed: the
+        # LEDs answer as the move will (on_landing); `unlanded` counts such answers taken
+        # back (the checker only slid over it).
+        self.landed = False
+        self.unlanded = 0
         if journal is not None:
             journal.snapshot = self.snapshot  # it compacts itself, guarded, in append()
 
@@ -285,13 +290,38 @@ class Controller(Record):
         """The colour (slot code sign: 1 white, -1 black) whose checkers a turn expects to
         be lifted now (the board shows the turn's position), 0 if none: the sensing shows
         such a lift on its first strong scan."""
+        # Not STEADY, a lift now would not light destinations (a second checker in the air,
+        # a disturbance shown): the stable time as ever (a checker held long in a restore
+        # must not look like a dead sensor any sooner).
+        return self._mover_sign(STEADY)
+
+    def lander(self):
+        """The colour (slot code sign) of the checker the board expects to be put down now
+        (one lifted, its destinations lit), 0 if none."""
+        return self._mover_sign(LIFTED)
+
+    def _mover_sign(self, state):
         t = self.tracker
-        if t is None or self.reading.state != STEADY:
-            # A lift now would not light destinations (a second checker in the air, a
-            # disturbance shown): the stable time as ever (a checker held long in a restore
-            # must not look like a dead sensor any sooner).
+        if t is None or self.reading.state != state:
             return 0
         return 1 if t.mover == 0 else -1
+
+    def on_landing(self, slot):
+        """The sensing sees the lifted checker being put down on slot (-1: no longer).
+        On a lit destination the LEDs answer at once as the move will (its lights out);
+        the move itself waits for the sensing to confirm the placement (on_sensed)."""
+        landed = False
+        r = self.reading
+        t = self.tracker
+        if slot >= 0 and t is not None and r.state == LIFTED:
+            p = where(slot)[0]
+            if p < 25:
+                landed = (25 - p if t.mover else p) in r.targets
+        if landed != self.landed:
+            if not landed:
+                self.unlanded += 1  # gone before it was confirmed
+            self.landed = landed
+            self.draw()
 
     def on_sensed(self, sensed):
         """The sensed board (board.tracker.Sensed) after a stable change."""
@@ -398,6 +428,7 @@ class Controller(Record):
         return game.on_roll, game.position
 
     def _update(self):
+        self.landed = False
         r = self.reading
         r.clear()
         if self.sensed is None:
@@ -512,7 +543,9 @@ class Controller(Record):
         elif game is not None and game.dice:
             out.dice_pips(game.dice)  # on the cleared frame: the lit pips only
         r = self.reading
-        if self.tracker is not None:
+        if self.landed:
+            pass  # the move's answer, ahead of its confirmation: its lights out
+        elif self.tracker is not None:
             out.reading(self.tracker.mover, r)
         else:
             out.differences(r.missing, r.extra)

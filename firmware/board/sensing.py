@@ -146,10 +146,12 @@ class Sensing:
     stable_ms: how long a new code without strong evidence must hold; place_ms (default
     stable_ms): how long one with it must (a lift of the colour lift_sign names, the mover's,
     needs no time; set by the owner, 0 none); `withdrawn` counts such lifts withdrawn
-    because the checker came back within stable_ms. rezero_slots: empty slots re-zeroed per scan
-    (round robin); rezero_shift: each re-zero moves the offset by error / 2**shift, the
-    error first clipped to +-rezero_step counts (so a hovering hand barely moves it). The
-    defaults visit each slot every 32 scans (0.32 s) and follow a change of zero with a time
+    because the checker came back within stable_ms. land_sign (set by the owner): the
+    colour of a checker in the air; `landing` the slot where one of that colour shows
+    strong evidence of being put down before its place_ms (-1 none). rezero_slots: empty
+    slots re-zeroed per scan (round robin); rezero_shift: each re-zero moves the offset by
+    error / 2**shift, the error first clipped to +-rezero_step counts (so a hovering hand
+    barely moves it). The defaults visit each slot every 32 scans (0.32 s) and follow a change of zero with a time
     constant of 32 visits (10 s); each slot visited costs about 0.05 ms of a Pico's scan (16
     a scan cost 0.8 ms; 2 a scan let the stress soak's weak checkers under drift need
     restores: their learning rides the same round). learn_shift, learn_step: the same for a confirmed
@@ -182,6 +184,12 @@ class Sensing:
         # neighbours' coupling from a weak set of checkers learned it 10 % off).
         self.lift_sign = 0
         self.withdrawn = 0  # early changes gone back before stable_ms (their lights withdrawn)
+        # The colour whose checker the board expects to be put down now (one is in the air,
+        # its destinations lit), 0 none: `landing` is the slot where one of its checkers
+        # shows STRONG evidence while its placement waits for place_ms (-1 none), so that
+        # the board can answer it at once; the placement itself is confirmed as ever.
+        self.land_sign = 0
+        self.landing = -1
         self.frame = filled("b", SLOTS)  # stable codes
         self.level = filled("b", SLOTS)  # this scan's codes (before debounce)
         self.changed = bytearray(SLOTS)
@@ -717,6 +725,7 @@ class Sensing:
         need = self.stable_ms
         place = self.place_ms
         sign = self.lift_sign
+        land = self.land_sign
         early = self._early
         prev = self._prev
         early_at = self._early_at
@@ -753,12 +762,16 @@ class Sensing:
                         elapsed[s] = e
                         pending[keep] = s
                         keep += 1
+                        if v >= STRONG and land and c * land > 0 and c * land > f * land:
+                            self.landing = s  # more of the lifted colour: put down here
                         continue
                     else:
                         early[s] = 0  # a placement: its answer is not withdrawn
                 frame[s] = c
                 changed[n] = s
                 n += 1
+            if s == self.landing:
+                self.landing = -1  # confirmed, or gone (a checker slid over it)
             flags[s] &= 6
         self._npending = keep
         return n

@@ -23,7 +23,8 @@ class SensorLoop:
 
     After scan(): `sensed` is the board's view; `blind_moved` is set (the owner clears it)
     when the sensing found a sensor dead from play, or alive again: the owner keeps its
-    blind slots (sensing.blind(2)) with its calibration."""
+    blind slots (sensing.blind(2)) with its calibration; `landing_moved` when `landing`
+    changed."""
 
     def __init__(self, scanner, clock, raw, field=None, offsets=None, gains=None, faulty=(),
                  dead=(), learned=None):
@@ -35,6 +36,11 @@ class SensorLoop:
         # changes); a blind slot's point may hold more than it shows.
         self.sensed = Sensed(self.sensing.blind())
         self.blind_moved = False
+        # The slot where the lifted checker shows being put down before the sensing
+        # confirms it (sensing.landing), and whether it moved since the owner looked
+        # (the owner clears it): board.on_landing() answers it.
+        self.landing = -1
+        self.landing_moved = False
         self._left = None  # the slots a watching scanner found outside their windows
         if hasattr(scanner, "watch"):
             self._left = bytearray(len(raw))
@@ -52,9 +58,14 @@ class SensorLoop:
         for the checkers."""
         n = self.scanner.read_into(self.raw)
         sensing = self.sensing
-        if self._board is not None:  # a lift of the mover's checker is shown at once
-            sensing.lift_sign = self._board.lifter()
+        board = self._board
+        if board is not None:  # a lift of the mover's checker is shown at once, and
+            sensing.lift_sign = board.lifter()  # where it is put down answered at once
+            sensing.land_sign = board.lander()
         changed = sensing.scan(self.raw, self._left, n)
+        if sensing.landing != self.landing:
+            self.landing = sensing.landing
+            self.landing_moved = True
         if sensing.blind_moved:  # a sensor found dead from play (or alive again)
             sensing.blind_moved = False
             self.blind_moved = True

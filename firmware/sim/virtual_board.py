@@ -91,6 +91,9 @@ class VirtualBoard:
                 self.faulty[:] = [(s, why.get(s, DEAD)) for s in loop.sensing.blind()]
             self.board.on_sensed(loop.sensed)
             loop.learn(self.board)
+        if loop.landing_moved:
+            loop.landing_moved = False
+            self.board.on_landing(loop.landing)
         self.board.tick()
 
     def wait(self, ms):

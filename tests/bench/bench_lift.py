@@ -73,9 +73,15 @@ class Watch:
             self._lift = None
         if self._place is not None:
             tracker = board.tracker
-            if tracker is None or r.state != LIFTED or len(tracker.turn.moves) != self._place[1]:
+            if tracker is None or r.state != LIFTED or board_landed(board) or \
+                    len(tracker.turn.moves) != self._place[1]:
                 self.places.append(now - self._place[0])
                 self._place = None
+
+
+def board_landed(board):
+    # The LEDs answered the placement ahead of its confirmation (an older firmware never)
+    return getattr(board, "landed", False)
 
 
 def spread(values):
@@ -96,10 +102,12 @@ def main():
         players.play_games(GAMES)
         sensing = vb.sensor_loop.sensing
         withdrawn = getattr(sensing, "withdrawn", 0)  # an older firmware has no count
+        unlanded = getattr(vb.board, "unlanded", 0)
         print("noise %g RMS: %d lifts: %s; %d placements: %s; lifts shown and withdrawn %d; "
-              "unlit %d; plays %d, wrong commits %d, restores %d"
+              "placements answered and withdrawn %d; unlit %d; plays %d, wrong commits %d, "
+              "restores %d"
               % (noise, len(watch.lifts), spread(watch.lifts), len(watch.places),
-                 spread(watch.places), withdrawn, watch.unlit, players.plays,
+                 spread(watch.places), withdrawn, unlanded, watch.unlit, players.plays,
                  len(players.mismatches), players.stuck))
 
 

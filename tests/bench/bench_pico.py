@@ -12,11 +12,12 @@ largest free block over whole N-point matches (default 1), as many as it takes f
 played by the simulated players (--match 0: the timings alone), and over their lifts: the
 hand lifting the mover's checker to the first LED bit of its destinations (lift_to_led_ms,
 the median, and its p95), the checker put down to the board's answer (place_to_answer_ms),
-lifts, and lights withdrawn; and from the start of the scan that found each lift to the
-first LED bit (match_scan_to_led_ms, the median, and its worst). --firmware DIR: another
-firmware tree (an older commit's firmware/, to compare with). Exits 1, after printing every
-figure, when the heap misses its goals: the largest free block under 40 KB once running or
-over the match, or the least free under 90 KB."""
+lifts, and lights withdrawn (lifts' lights, withdrawn_lights; placements answered ahead of
+their confirmation and taken back, withdrawn_answers); and from the start of the scan that
+found each lift to the first LED bit (match_scan_to_led_ms, the median, and its worst).
+--firmware DIR: another firmware tree (an older commit's firmware/, to compare with). Exits
+1, after printing every figure, when the heap misses its goals: the largest free block
+under 40 KB once running or over the match, or the least free under 90 KB."""
 
 import json
 import os
@@ -245,7 +246,8 @@ def match_memory(pico, length):
             "play_emulated_s": round((pico.now_us - e0) / 1e6, 1),
             "play_wall_s": round(time.monotonic() - t0, 1),
             "least_free": mem["least_free"], "least_largest_block": least_largest,
-            "memory_errors": pico.memory_errors, **watch.figures((mem.get("withdrawn") or 0) - withdrawn)}
+            "memory_errors": pico.memory_errors, "withdrawn_answers": mem.get("unlanded"),
+            **watch.figures((mem.get("withdrawn") or 0) - withdrawn)}
 
 
 MIN_LIFTS = 200  # the lift and placement figures are taken over at least this many lifts

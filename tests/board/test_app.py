@@ -295,6 +295,70 @@ def test_mem_tells_the_free_heap_the_least_seen_and_the_largest_block(rig, path)
 
 
 @with_rig
+def test_a_placement_on_a_destination_is_answered_on_its_first_scan_and_stands_later(rig, path):
+    # The lights answer where the lifted checker is put down at once; the move waits for the
+    # sensing to confirm it. A checker only slid across a destination gets its lights back
+    # and moves nothing.
+    from board.tracker import LIFTED
+
+    clock = rig.hw.clock
+    board = rig.app.board
+
+    def scans(n):
+        for _ in range(n):
+            clock.advance(10)
+            rig.app.scan()
+
+    start = Position.initial()
+    counts = [list(start.mover), list(start.opponent)]
+    rig.model.set_heights(heights_from_counts(counts[0], counts[1]))
+    rig.ask({"cmd": "new", "kind": "money"})
+    scans(40)
+    rig.ask({"cmd": "roll", "dice": [3, 1]})
+    scans(20)
+    side = board.tracker.mover
+    turn = board.tracker.turn
+    points = load_pinmap()["leds"]["points"]
+
+    def lit(p):
+        return any(rig.leds.pixel(i) != (0, 0, 0) for i in points[(p if side == 0 else 25 - p) - 1])
+
+    def put(p, n):
+        counts[side][p] += n
+        rig.model.set_heights(heights_from_counts(counts[0], counts[1]))
+
+    src = 8  # the 8 point's checkers go 8/5 and 8/7
+    dsts = [d for d in turn.destinations(src) if d]
+    assert 5 in dsts and 7 in dsts
+    put(src, -1)
+    scans(1)
+    assert board.reading.state == LIFTED and lit(src) and all(lit(d) for d in dsts)
+    scans(5)
+    seq = rig.app.journal.last_seq
+    put(5, 1)
+    scans(1)  # strong evidence on its first scan: answered, nothing committed yet
+    assert board.landed and not lit(src) and not any(lit(d) for d in dsts)
+    assert not turn.moves and rig.app.journal.last_seq == seq
+    scans(20)
+    assert [(s.src, s.dst) for s in turn.steps] == [(8, 5)] and not board.landed
+    # The next checker (the 1 left) slid over its destination: the answer is taken back.
+    src2 = 6
+    put(src2, -1)
+    scans(1)
+    assert board.reading.state == LIFTED and lit(5)
+    put(5, 1)
+    scans(1)
+    assert board.landed and not lit(5)
+    scans(2)
+    put(5, -1)  # gone on, still in the hand
+    scans(1)
+    assert not board.landed and board.unlanded == 1 and lit(5) and lit(src2)
+    scans(30)
+    assert [(s.src, s.dst) for s in turn.steps] == [(8, 5)]
+    assert board.reading.state == LIFTED
+
+
+@with_rig
 def test_a_lift_is_lit_on_its_first_scan_and_withdrawn_leaving_game_and_journal(rig, path):
     from board.tracker import LIFTED, STEADY
 

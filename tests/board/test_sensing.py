@@ -1064,6 +1064,37 @@ def test_a_placement_time_shorter_than_the_stable_time_takes_strong_evidence():
     assert rig.run(500) == []
 
 
+def test_where_the_lifted_colour_is_put_down_shows_on_its_first_scan_and_waits_to_stand():
+    # land_sign: the colour of the checker in the air. Its placement shows as `landing` on
+    # the first scan with strong evidence (the board answers it), and still stands only
+    # after the placement time; one only slid over the slot leaves no change behind.
+    for seed in (1, 2):
+        rig = Rig(seed=seed)
+        p = rig.sensing
+        slot, other = point_slot(6, 0), point_slot(14, 0)
+        p.land_sign = 1
+        rig.model.set_slot(slot, 1)
+        assert rig.scan() == [] and p.landing == slot
+        assert rig.run(STABLE - 20) == [] and p.landing == slot
+        assert [c[1:] for c in rig.run(20)] == [(slot, 1)] and p.landing == -1
+        slid = point_slot(7, 1)  # across a point, 40 ms
+        rig.model.set_slot(slid, 1)
+        assert rig.scan() == [] and p.landing == slid
+        rig.run(30)
+        rig.model.set_slot(slid, 0)
+        assert rig.scan() == [] and p.landing == -1
+        assert rig.run(500) == [] and p.frame[slid] == 0
+        # The other colour's checker, or one put down while nothing is in the air, shows
+        # nowhere: it stands after the stable time as ever.
+        rig.model.set_slot(other, -1)
+        assert rig.scan() == [] and p.landing == -1
+        p.land_sign = 0
+        rig.model.set_slot(slid, 1)
+        assert rig.run(STABLE - 20) == [] and p.landing == -1
+        assert sorted(c[1:] for c in rig.run(30)) == sorted([(other, -1), (slid, 1)])
+        assert p.landing == -1 and p.withdrawn == 0
+
+
 def test_a_noise_spike_the_sensor_model_allows_lights_nothing():
     # The sensor model's largest excursion at the stress table's worst noise (10 RMS): its
     # four uniform bytes summed lie at most 510 from their centre.
@@ -1091,3 +1122,18 @@ def test_a_noise_spike_the_sensor_model_allows_lights_nothing():
                 rig.clock.advance(SCAN_MS)
                 assert p.scan(raw) == 0
             assert p.frame[slot] == sign and p.withdrawn == 0
+        # Nor does one on an empty slot look like the lifted colour put down there.
+        empty = point_slot(12, 3)
+        for sign in (1, -1):
+            p.lift_sign = 0
+            p.land_sign = sign
+            raw = array("H", rig.buf)
+            edge = hi[empty] if sign > 0 else lo[empty]
+            for spikes in (1, 2, 4):
+                for _ in range(spikes):
+                    raw[empty] = edge + sign * spike
+                    rig.clock.advance(SCAN_MS)
+                    assert p.scan(raw) == 0 and p.landing == -1, (seed, sign)
+                raw[empty] = edge
+                rig.clock.advance(SCAN_MS)
+                assert p.scan(raw) == 0 and p.landing == -1

@@ -105,8 +105,15 @@ def play_roll(pages, position, dice, side, screenshot=None):
             "page after %.0f ms" % (src, lit_after * 1000, src, dst, seen_by_other * 1000))
         turn.move(src, dst)
         steps.append((src, dst))
-        # the board took the move (no illegal-placement red, nothing lifted any more)
+        # the board answered (no illegal-placement red, nothing lifted any more: the lights
+        # answer a placement at once) and took the move (it commits once the placement has
+        # held 150 ms; a checker lifted again before is still in the air from where it was)
         page.wait_for_function("() => !document.querySelector('#board .glow')")
+        made = action_text(Entry("move", side, tuple(sorted(dice, reverse=True)),
+                                 tuple((s, d, False) for s, d in steps), None, None, None,
+                                 None))
+        page.locator("#pending", has_text="%s %s (" % (("White", "Black")[side], made)
+                     ).wait_for()
     return steps, turn.position
 
 
