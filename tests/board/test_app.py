@@ -294,15 +294,11 @@ def test_mem_tells_the_free_heap_the_least_seen_and_the_largest_block(rig, path)
 
 
 
-@with_rig
-def test_a_placement_on_a_destination_is_answered_on_its_first_scan_and_stands_later(rig, path):
-    # The lights answer where the lifted checker is put down at once; the move waits for the
-    # sensing to confirm it. A checker only slid across a destination gets its lights back
-    # and moves nothing.
-    from board.tracker import LIFTED
-
+def _rolled_3_1(rig):
+    """A money game at its first turn, 3-1 thrown, the checkers in the starting position:
+    (scans(n): n scans 10 ms apart, the mover's side, put(p, n): n more of the mover's
+    checkers on its point p, lit(p): whether the mover's point p is lit)."""
     clock = rig.hw.clock
-    board = rig.app.board
 
     def scans(n):
         for _ in range(n):
@@ -310,22 +306,35 @@ def test_a_placement_on_a_destination_is_answered_on_its_first_scan_and_stands_l
             rig.app.scan()
 
     start = Position.initial()
-    counts = [list(start.mover), list(start.opponent)]
+    counts = [list(start.mover), list(start.opponent)]  # white's, black's (own numbering)
     rig.model.set_heights(heights_from_counts(counts[0], counts[1]))
     rig.ask({"cmd": "new", "kind": "money"})
     scans(40)
     rig.ask({"cmd": "roll", "dice": [3, 1]})
     scans(20)
-    side = board.tracker.mover
-    turn = board.tracker.turn
+    side = rig.app.board.tracker.mover
     points = load_pinmap()["leds"]["points"]
-
-    def lit(p):
-        return any(rig.leds.pixel(i) != (0, 0, 0) for i in points[(p if side == 0 else 25 - p) - 1])
 
     def put(p, n):
         counts[side][p] += n
         rig.model.set_heights(heights_from_counts(counts[0], counts[1]))
+
+    def lit(p):  # black's points are numbered back
+        return any(rig.leds.pixel(i) != (0, 0, 0) for i in points[(p if side == 0 else 25 - p) - 1])
+
+    return scans, side, put, lit
+
+
+@with_rig
+def test_a_placement_on_a_destination_is_answered_on_its_first_scan_and_stands_later(rig, path):
+    # The lights answer where the lifted checker is put down at once; the move waits for the
+    # sensing to confirm it. A checker only slid across a destination gets its lights back
+    # and moves nothing.
+    from board.tracker import LIFTED
+
+    board = rig.app.board
+    scans, side, put, lit = _rolled_3_1(rig)
+    turn = board.tracker.turn
 
     src = 8  # the 8 point's checkers go 8/5 and 8/7
     dsts = [d for d in turn.destinations(src) if d]
@@ -362,41 +371,20 @@ def test_a_placement_on_a_destination_is_answered_on_its_first_scan_and_stands_l
 def test_a_lift_is_lit_on_its_first_scan_and_withdrawn_leaving_game_and_journal(rig, path):
     from board.tracker import LIFTED, STEADY
 
-    clock = rig.hw.clock
     board = rig.app.board
-
-    def scans(n):
-        for _ in range(n):
-            clock.advance(10)
-            rig.app.scan()
-
-    start = Position.initial()
-    counts = [list(start.mover), list(start.opponent)]  # white's, black's (own numbering)
-    rig.model.set_heights(heights_from_counts(counts[0], counts[1]))
-    rig.ask({"cmd": "new", "kind": "money"})
-    scans(40)
-    rig.ask({"cmd": "roll", "dice": [3, 1]})
-    scans(20)
-    side = board.tracker.mover
+    scans, side, put, lit = _rolled_3_1(rig)
     turn = board.tracker.turn
     src = max(p for p in range(1, 25) if turn.destinations(p))
     before = [r for r in rig.ask({"cmd": "state"}) if "phase" in r][0]
     assert before["phase"] == "playing" and not before["game"]["moves"]
     seq = rig.app.journal.last_seq
-    points = load_pinmap()["leds"]["points"]
-
-    def lit(p):  # the mover's point p, lit on the board (black's points are numbered back)
-        return any(rig.leds.pixel(i) != (0, 0, 0) for i in points[(p if side == 0 else 25 - p) - 1])
-
     assert not any(lit(d) for d in turn.destinations(src))
-    counts[side][src] -= 1
-    rig.model.set_heights(heights_from_counts(counts[0], counts[1]))
+    put(src, -1)
     scans(1)  # the first scan after the lift carries hundreds of counts of evidence
     assert board.reading.state == LIFTED and board.reading.origin == src
     assert all(lit(d) for d in turn.destinations(src) if d)
     scans(3)
-    counts[side][src] += 1  # put back within the stable time: the lights are withdrawn
-    rig.model.set_heights(heights_from_counts(counts[0], counts[1]))
+    put(src, 1)  # put back within the stable time: the lights are withdrawn
     scans(1)
     assert board.reading.state == STEADY
     assert rig.app.sensor_loop.sensing.withdrawn == 1
