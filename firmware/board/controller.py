@@ -286,25 +286,22 @@ class Controller(Record):
 
     # --- inputs -----------------------------------------------------------------------------------
 
-    def lifter(self):
-        """The colour (slot code sign: 1 white, -1 black) whose checkers a turn expects to
-        be lifted now (the board shows the turn's position), 0 if none: the sensing shows
-        such a lift on its first strong scan."""
-        # Not STEADY, a lift now would not light destinations (a second checker in the air,
-        # a disturbance shown): the stable time as ever (a checker held long in a restore
-        # must not look like a dead sensor any sooner).
-        return self._mover_sign(STEADY)
-
-    def lander(self):
-        """The colour (slot code sign) of the checker the board expects to be put down now
-        (one lifted, its destinations lit), 0 if none."""
-        return self._mover_sign(LIFTED)
-
-    def _mover_sign(self, state):
+    def hand(self):
+        """What the sensing may expect of the mover's hand (asked once a scan): their colour
+        (slot code sign: 1 white, -1 black) when one of their checkers may be lifted (the
+        board shows the turn's position: such a lift shows on its first strong scan), twice
+        it while one of theirs is in the air (its destinations lit: where it is put down is
+        answered at once), 0 otherwise: anything else (a second checker in the air, a
+        disturbance shown) keeps the stable time as ever, so that a checker held long in a
+        restore does not look like a dead sensor any sooner."""
         t = self.tracker
-        if t is None or self.reading.state != state:
+        if t is None:
             return 0
-        return 1 if t.mover == 0 else -1
+        state = self.reading.state
+        if state != STEADY and state != LIFTED:
+            return 0
+        sign = 1 if t.mover == 0 else -1
+        return sign if state == STEADY else 2 * sign
 
     def on_landing(self, slot):
         """The sensing sees the lifted checker being put down on slot (-1: no longer).

@@ -58,10 +58,11 @@ class SensorLoop:
         for the checkers."""
         n = self.scanner.read_into(self.raw)
         sensing = self.sensing
-        board = self._board
-        if board is not None:  # a lift of the mover's checker is shown at once, and
-            sensing.lift_sign = board.lifter()  # where it is put down answered at once
-            sensing.land_sign = board.lander()
+        if self._board is not None:  # a lift of the mover's checker is shown at once, and
+            hand = self._board.hand()  # where it is put down answered at once
+            in_air = hand == 2 or hand == -2
+            sensing.lift_sign = 0 if in_air else hand
+            sensing.land_sign = hand // 2 if in_air else 0
         changed = sensing.scan(self.raw, self._left, n)
         if sensing.landing != self.landing:
             self.landing = sensing.landing
