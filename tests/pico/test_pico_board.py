@@ -66,15 +66,7 @@ def test_every_slot_is_read_through_its_own_bank_and_channel(pico):
 
 def test_a_lifted_checker_lights_its_legal_destinations_on_the_led_pin(pico):
     assert hello(pico)
-    pico.command({"cmd": "new", "kind": "money"})
-    start = Position.initial()
-    with pico.lock:
-        pico.table.set_position(start.mover, start.opponent)
-    state = wait_until(lambda: _playing(pico), 120, step=0)
-    assert state, pico.device_text[-2000:]
-    game = state["game"]
-    player, dice = game["player"], tuple(game["dice"])
-    turn = Turn(start, dice)
+    player, turn = _first_turn(pico)
     src = max(p for p in range(1, 26) if turn.destinations(p))
     with pico.lock:
         pico.table.lift(player, src)
@@ -95,14 +87,7 @@ def test_led_frames_go_out_from_the_pio_each_the_newest_one(pico):
     # frame is lost or late: the first frame after a lift lights its destinations, the first
     # after the checker is put back has them dark again, lift after lift.
     assert hello(pico)
-    pico.command({"cmd": "new", "kind": "money"})
-    start = Position.initial()
-    with pico.lock:
-        pico.table.set_position(start.mover, start.opponent)
-    state = wait_until(lambda: _playing(pico), 120, step=0)
-    assert state, pico.device_text[-2000:]
-    player = state["game"]["player"]
-    turn = Turn(start, tuple(state["game"]["dice"]))
+    player, turn = _first_turn(pico)
     places = led_places()
     frames = []
     record = pico._led_frame
@@ -133,6 +118,18 @@ def test_led_frames_go_out_from_the_pio_each_the_newest_one(pico):
 def _may_go(pico, places):
     return {places.where[i][1] for i, rgb in pico.lit().items()
             if places.where.get(i, ("",))[0] == "point" and nearest_role(rgb) == "may go"}
+
+
+def _first_turn(pico):
+    """A money game on the starting position, its opening throw made: (the player on roll, a
+    Turn of their dice from the starting position)."""
+    pico.command({"cmd": "new", "kind": "money"})
+    start = Position.initial()
+    with pico.lock:
+        pico.table.set_position(start.mover, start.opponent)
+    state = wait_until(lambda: _playing(pico), 120, step=0)
+    assert state, pico.device_text[-2000:]
+    return state["game"]["player"], Turn(start, tuple(state["game"]["dice"]))
 
 
 def _playing(pico):
