@@ -7,11 +7,11 @@ original). Every .mat imports into GNU Backgammon with its match's score."""
 
 import json
 import os
-import select
+import queue
 import signal
 import subprocess
 import sys
-import time
+import threading
 
 from bgboard.events import build_matches, read_journal
 
@@ -34,9 +34,29 @@ def _board_events(flash):
     return list(journal.since(journal.first_seq - 1))
 
 
+STALL_S = 120  # `bgboard log` said nothing at all (no event, no word) this long: stuck
+
+
+def _said(proc):
+    """A queue of (stream, line) for everything proc writes on stdout and stderr, read by a
+    thread each as it comes, (stream, None) at the end of one. (A readline after select
+    would lose lines: its buffer takes what came together, which select no longer sees.)"""
+    said = queue.Queue()
+
+    def read(stream, name):
+        for line in iter(stream.readline, ""):
+            said.put((name, line))
+        said.put((name, None))
+
+    for stream, name in ((proc.stdout, "out"), (proc.stderr, "err")):
+        threading.Thread(target=read, args=(stream, name), daemon=True).start()
+    return said
+
+
 def _log(flash, out):
     """Power the board up with `bgboard log` plugged in, until the log has caught up (it
-    says so) and acknowledged; returns (the hello, what the log said)."""
+    says so once it has every event the board keeps and has acknowledged them); returns
+    (the hello, what the log said on stderr)."""
     sim = subprocess.Popen([os.path.join(BIN, "bgboard"), "sim", "--flash", str(flash),
                             "--heap", HEAP],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -44,20 +64,31 @@ def _log(flash, out):
         port = sim.stdout.readline().split()[1]
         hello = json.loads(_bgboard("send", "hello", "--port", port).stdout)
         log = subprocess.Popen([os.path.join(BIN, "bgboard"), "log", "--out", str(out),
-                                "--port", port, "-q"], stderr=subprocess.PIPE, text=True)
+                                "--port", port], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        lines = _said(log)
         said = []
+        ended = 0
         try:
-            deadline = time.monotonic() + 300
-            while time.monotonic() < deadline and not any("caught up" in s for s in said):
-                if select.select([log.stderr], [], [], 1.0)[0]:
-                    line = log.stderr.readline()
-                    if not line:
-                        break
+            while ended < 2 and not any("caught up" in s for s in said):
+                try:  # each event it prints (stdout) or word it says is progress
+                    name, line = lines.get(timeout=STALL_S)
+                except queue.Empty:
+                    raise AssertionError("bgboard log said nothing for %d s before catching "
+                                         "up: %s" % (STALL_S, "".join(said)[-2000:]))
+                if line is None:
+                    ended += 1
+                elif name == "err":
                     said.append(line)
-            time.sleep(6)  # the last ack goes out at most 5 s after the last event
         finally:
             log.send_signal(signal.SIGINT)
-            said += log.communicate(timeout=60)[1].splitlines(True)
+            while ended < 2:
+                name, line = lines.get(timeout=60)
+                if line is None:
+                    ended += 1
+                elif name == "err":
+                    said.append(line)
+            log.wait(60)
         assert log.returncode == 0, "".join(said)[-2000:]
         assert any("caught up" in s for s in said), said
     finally:
