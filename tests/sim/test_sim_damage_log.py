@@ -37,6 +37,12 @@ def _board_events(flash):
 STALL_S = 120  # `bgboard log` said nothing at all (no event, no word) this long: stuck
 
 
+def _ctrl_c_stops():
+    # In the child: Ctrl-C (SIGINT) stops it, as in a terminal, even when this test runs
+    # where SIGINT is ignored (a shell's background job passes that on).
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _said(proc):
     """A queue of (stream, line) for everything proc writes on stdout and stderr, read by a
     thread each as it comes, (stream, None) at the end of one. (A readline after select
@@ -58,14 +64,14 @@ def _log(flash, out):
     says so once it has every event the board keeps and has acknowledged them); returns
     (the hello, what the log said on stderr)."""
     sim = subprocess.Popen([os.path.join(BIN, "bgboard"), "sim", "--flash", str(flash),
-                            "--heap", HEAP],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            "--heap", HEAP], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, preexec_fn=_ctrl_c_stops)
     try:
         port = sim.stdout.readline().split()[1]
         hello = json.loads(_bgboard("send", "hello", "--port", port).stdout)
         log = subprocess.Popen([os.path.join(BIN, "bgboard"), "log", "--out", str(out),
                                 "--port", port], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_stops)
         lines = _said(log)
         said = []
         ended = 0
