@@ -135,8 +135,10 @@ class App:
             out["kept_archive"] = self.archive.kept
         if self.journal.unkept:  # why a damaged journal is not kept, or not yet repaired
             out["unkept"] = self.journal.unkept
-        if self.journal.lost:  # a damaged line cut these off: the journal's id is new
+        if self.journal.lost:  # a damaged line cut these off: a gap in the same journal
             out["lost"] = list(self.journal.lost)
+            if self.journal.undone:  # the board went back to the state before them
+                out["undone"] = True
         return out
 
     # --- one turn of the loop ---------------------------------------------------------------

@@ -11,14 +11,18 @@ and reads them; this module decides what they hold):
   event               TAG "e<seq>", JSON the event as given (its "seq" is the TAG's)
   restart point       TAG "s<seq>", JSON the snapshot after event seq (mark(): the board
                       writes one as each game begins)
+  declared gap        TAG "g<last>", JSON [first, undone]: events first..last were lost to
+                      damage (board.journal_repair); it stands in their place
 The snapshot is the state after event B (null and B 0: the empty start). Events follow with
 seq F, F+1, ... (F <= B + 1): those up to B are kept only for since(). A line that fails its
 CRC (an append that failed or was cut off, ended by "!\n" before the next) is passed
 over when the next intact line continues the sequence: it never held a committed event. An
 intact line that breaks the sequence ends the journal; opening repairs the file so appends
-never follow a broken line. Past such damage, the first restart point whose events all
-follow intact lets the journal go on from there: the damage costs the events up to it (at
-most the game it lies in), not everything after it.
+never follow a broken line: a line one flipped bit from intact is put right, otherwise
+the first restart point past the damage whose events all follow intact lets the journal go
+on from there under the same id, the events before the damage kept and a declared gap for
+the ones lost: the damage costs the events up to it (at most the game it lies in), not
+everything after it (board.journal_repair).
 
 Power cuts and failed writes: an append only adds at the end (a cut leaves at most a torn
 last line, which the next append first ends with "!\n"); everything rewritten
@@ -123,7 +127,7 @@ class Journal:
     def recover(self):
         """(snapshot or None, the events after it, streamed like since()): the state to
         resume from. Consume the events before appending or compacting."""
-        return self._header()["snap"], self._events(self._base, 0)
+        return self._header()["snap"], self._events(self._base, 0, False)
 
     def _header(self):
         f = self._lines()
@@ -133,7 +137,9 @@ class Journal:
             f.close()
         return codec.json_at(line, codec.check(line))
 
-    def _events(self, after, limit):
+    def _events(self, after, limit, gaps=True):
+        # With gaps, a declared gap after `after` is given in its place in the stream as
+        # {"lost": [first, last], "undone": bool} (docs/protocol.md, `journal`).
         lines = self._event_lines()
         try:
             for line, j, seq in lines:
@@ -141,7 +147,12 @@ class Journal:
                     return
                 if seq > after:  # a failed append's line (seq -1) is passed over
                     event = codec.json_at(line, j)
-                    event["seq"] = seq
+                    if line[9] == codec.GAP:
+                        if not gaps:
+                            continue
+                        event = {"lost": [event[0], seq], "undone": event[1] == 1}
+                    else:
+                        event["seq"] = seq
                     yield event
                     limit -= 1
                     if limit == 0:
@@ -152,7 +163,7 @@ class Journal:
     def _event_lines(self, points=False):
         # The lines after the header, streamed from flash, each as (line, where its JSON
         # starts, its seq): j 0 for a line that is not whole and intact, seq -1 for one that
-        # is not an event. Restart points are passed over unread unless points is true. The
+        # is not an event (a declared gap's seq is its last). Restart points are passed over unread unless points is true. The
         # file closes at the end, or when the caller closes this.
         f = self._lines()
         try:
@@ -165,7 +176,7 @@ class Journal:
                 if not line:
                     return
                 j = codec.check(line)
-                yield line, j, codec.seq_of(line, j) if j else -1
+                yield line, j, codec.last_of(line, j) if j else -1
         finally:
             f.close()
 
@@ -238,19 +249,21 @@ class Journal:
         if room < 0:
             raise ValueError("snapshot too large")
         # Of the last keep events, the most recent that fit: all of them, then the oldest
-        # dropped until the rest fit (two reads instead of a list of their sizes).
+        # dropped until the rest fit (two reads instead of a list of their sizes). A
+        # declared gap is kept or dropped whole, as one line.
         total = 0
         for line, j, seq in self._event_lines():
-            if j and seq > last - self.keep:
+            if seq > 0 and seq > last - self.keep:
+                if not total:
+                    hdr["first"] = codec.first_of(line, j, seq)
                 total += len(line)
-                hdr["first"] -= 1
         if total > room:
             lines = self._event_lines()
             try:
                 for line, j, seq in lines:
-                    if j and seq > last - self.keep:
+                    if seq > 0 and seq > last - self.keep:
                         total -= len(line)
-                        hdr["first"] += 1
+                        hdr["first"] = seq + 1
                         if total <= room:
                             break
             finally:
@@ -276,10 +289,13 @@ class Journal:
         self._size = self.storage.size(self.name) or 0
         self._torn = False
 
-    def _read(self):
+    def _read(self, correct=True):
         """Read the journal, repairing a torn or corrupt end; status tells what was found:
-        "ok", "new" (no journal), "repaired" (dropped bytes were cut off the end, or a torn
-        last line ended) or
+        "ok", "new" (no journal), "corrected" (lines with one flipped bit put right: nothing
+        lost), "repaired" (dropped bytes were cut off the end, or a torn last line ended; a
+        declared gap for lost events; a damaged header rebuilt), "restarted" (a damaged
+        header rebuilt without a state to resume: the events are kept, the board starts
+        without a match) or
         "corrupt" (unreadable: started empty, the old file kept as self.kept: <name>.bad,
         or .bad-2, .bad-3... when earlier ones are still there)."""
         st = self.storage
@@ -288,6 +304,7 @@ class Journal:
         self.kept = None  # where an unreadable or damaged journal was set aside
         self.unkept = None  # why a damaged journal could not be kept aside, if it could not
         self.lost = None  # (first, last) seq of committed events a damaged line cut off
+        self.undone = False  # lost: the state after them is the one before them
         self.status = "ok"
         self.last_seq = 0
         st.remove(name + _NEW)
@@ -300,9 +317,13 @@ class Journal:
         size = 0
         last = 0
         found = (0, 0, 0, 0)  # what board.journal_repair.scan found past a damaged line
+        damaged = False  # a whole line failed its check: not a failed append (MEND ends those)
+        bad = 0  # such lines after the last event, restart points left out
+        gap = None  # the last declared gap read, while nothing follows it
         try:
             line = f.next()
             hdr = self._parse_header(line)
+            damaged = hdr is None and len(line) > 0
             if hdr is not None:
                 hdr["snap"] = None  # not held through the scan: a repair reads it again
                 size = len(line)
@@ -326,16 +347,31 @@ class Journal:
                     if not j:
                         passed += len(line)
                         torn = line[-1] != 10
+                        if not torn and len(line) > 12 and line[-2] != 33:
+                            damaged = True  # not a failed append: MEND ends those
+                            if line[9] != codec.POINT:
+                                bad += 1  # an event's line, it seems (a point is a spare)
                         continue
-                    if codec.seq_of(line, j) != last + 1:
-                        break  # an intact line out of sequence: the journal ends before it
-                    last += 1
+                    seq = codec.seq_of(line, j)
+                    gap = None
+                    if seq != last + 1:
+                        seq = codec.last_of(line, j)
+                        if seq < 0 or codec.first_of(line, j, seq) != last + 1:
+                            break  # an intact line out of sequence: the journal ends before it
+                        gap = (last + 1, seq, codec.json_at(line, j)[1])  # an earlier repair's
+                    last = seq
                     size += passed + len(line)
                     passed = 0
+                    bad = 0
                     torn = False
-                if line:  # damage: the rare path, loaded only now
+                if correct and (line or damaged):  # a damaged line: correct it if one bit
+                    pass  # flipped (the rare path, loaded only now), after closing the file
+                elif line:  # damage: the rare path, loaded only now
                     found = _repair().scan(f, line, last, hdr["base"])
                     self.dropped = passed + found[0]
+                elif bad:  # damaged lines end it: events, lost (the state is the last's)
+                    found = (0, last + bad, 0, 0)
+                    self.dropped = passed
                 else:  # only failed appends after the last event: ended, kept
                     size += passed
                     self._torn = torn
@@ -343,19 +379,32 @@ class Journal:
                         self.status = "repaired"
         finally:
             f.close()
+        if correct and (line or damaged):
+            if _repair().correct(self):
+                self.status = "corrected"
+                self._read(False)
+                if self.status == "ok":
+                    self.status = "corrected"
+                return
+            self._read(False)  # nothing to correct: repaired as it is
+            return
         if hdr is None:
+            if damaged and _repair().rebuild(self):  # a damaged header, intact events after it
+                return
             self.status = "corrupt"
             self.kept = self._keep_aside()
             self._create()
             return
+        if gap is not None and last == gap[1]:  # the journal ends in a gap: still news
+            self.lost = gap[:2]
+            self.undone = gap[2] == 1
         self.id = hdr["id"]
         self._base = hdr["base"]
         self._first = hdr["first"]
         self._size = size
         self.last_seq = last
-        if last < self._base:  # events folded into the snapshot are gone: drop the rest
+        if last < self._base:  # events folded into the snapshot are gone: a gap for them
             self.dropped += 1
-            self._first = self._base + 1
         if self.dropped:
             self.status = "repaired"
             _repair().mend(self, last, found)
@@ -429,31 +478,50 @@ class Journal:
         self.id = _new_id()
         self._rewrite({"id": self.id, "base": 0, "first": 1, "snap": None}, 0)
 
-    def _rewrite(self, hdr, upto):
+    def _rewrite(self, hdr, upto, gap=None):
         """Write hdr and the current events hdr["first"]..upto to a new file that then
-        replaces the journal."""
+        replaces the journal. gap: a declared gap's line, or adjacent ones (journal_repair),
+        put in where its first event is due, standing for the events it covers."""
         st = self.storage
         tmp = self.name + _NEW
         expect = hdr["first"]
+        if gap is not None:
+            line = gap[gap.rfind(b"\n", 0, len(gap) - 1) + 1:]
+            gap_last = codec.last_of(line, codec.check(line))
+            line = gap[:gap.find(b"\n") + 1]
+            gap_first = codec.first_of(line, codec.check(line), 0)
         out = st.open(tmp, "wb")
         try:
             size = codec.write_header(out, hdr)
             if upto >= expect:
                 lines = self._event_lines()
                 try:
-                    for line, _, seq in lines:
-                        if seq < 0:
-                            continue  # a failed append's line: left out
-                        if seq > expect:
-                            break
-                        if seq == expect:
-                            out.write(line)
-                            size += len(line)
-                            expect += 1
+                    for line, j, seq in lines:
+                        if gap is not None and seq >= expect == gap_first:
+                            out.write(gap)
+                            size += len(gap)
+                            expect = gap_last + 1
+                            gap = None
                             if expect > upto:
                                 break
+                        if seq < expect:
+                            continue  # a failed append's line (-1), or one before: left out
+                        first = codec.first_of(line, j, seq)
+                        if first > expect:
+                            break
+                        if first < expect:  # a gap that begins before: it now begins here
+                            line = codec.gap_line(expect, seq, codec.json_at(line, j)[1])
+                        out.write(line)
+                        size += len(line)
+                        expect = seq + 1
+                        if expect > upto:
+                            break
                 finally:
                     lines.close()
+                if gap is not None and expect == gap_first:
+                    out.write(gap)  # the damage ran to the end: the gap ends the journal
+                    size += len(gap)
+                    expect = gap_last + 1
             out.flush()
         finally:
             out.close()

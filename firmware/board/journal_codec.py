@@ -5,8 +5,8 @@ with them.
 A line is
     CCCCCCCC TAG JSON\n
 CCCCCCCC the CRC-32 (8 lowercase hex digits) of the bytes after it up to the newline; TAG
-"h" a header, "e<seq>" an event, "s<seq>" a restart point (board.journal says what each
-holds). A line that fails its CRC, or a torn one ended by MEND, reads as not intact
+"h" a header, "e<seq>" an event, "s<seq>" a restart point, "g<last>" a declared gap
+(board.journal says what each holds). A line that fails its CRC, or a torn one ended by MEND, reads as not intact
 (check() is 0). encode() makes a short line; write_header() streams a long one (a snapshot)
 to a file without building it; Lines reads a file's lines through one small buffer.
 """
@@ -18,6 +18,7 @@ import json
 MEND = b"!\n"  # ends a torn line: no record ends in "!" (JSON does not), so it stays bad
 POINT = 115  # "s": a restart point's TAG
 EVENT = 101  # "e": an event's
+GAP = 103  # "g": a declared gap's (events a damaged line cost)
 
 
 def encode(tag, data):
@@ -204,7 +205,29 @@ def check(line):
 
 def seq_of(line, j, tag=EVENT):
     """The seq of an intact event line (j from _check), or -1 if it is not an event; with
-    tag POINT, of a restart point."""
-    if line[9] != tag or j < 12:  # "e" (or "s")
+    tag POINT, of a restart point; with GAP, the last seq a gap covers."""
+    if line[9] != tag or j < 12:  # "e" (or "s", "g")
         return -1
     return _number(line, 10, j - 1, 10)
+
+
+def last_of(line, j):
+    """The last seq an intact line covers: an event's seq, a gap's last; -1 for others."""
+    if line[9] == GAP:
+        return seq_of(line, j, GAP)
+    return seq_of(line, j)
+
+
+def first_of(line, j, last):
+    """The first seq an intact line covers (last: last_of's answer): a gap's JSON is
+    [first, undone] (read in place), an event covers its own seq."""
+    if line[9] != GAP:
+        return last
+    return _number(line, j + 1, line.find(b",", j), 10)
+
+
+def gap_line(first, last, undone):
+    """The line declaring that events first..last are lost: undone 1 if the state after it
+    is the one after first - 1 (the damage lay after the last restart point), 0 if it is
+    the one after last (a restart point's snapshot holds what they did)."""
+    return encode("g%d" % last, [first, undone])

@@ -404,14 +404,24 @@ def _board_line(line):
     return ev
 
 
+def _in_match(match, ev):
+    # match: the events of the match in progress (from its `match` event)
+    if ev.get("ev") == "match":
+        del match[:]
+    match.append(ev)
+
+
 def read_journal(lines, problems=None):
     """The events of a journal file's lines (JSON, one per line, as `bgboard log` writes,
     or the board's own "CRC eSEQ JSON" lines, as `bgboard kept` downloads them), with the
     `{"journal": ID, ...}` notes that say where a new board journal or timeline begins
-    (seqs start again there; build_matches understands them). Other lines are skipped."""
+    (seqs start again there; build_matches understands them); a fork's timeline (its note
+    has "from": S, bgboard.recorder) begins with the match's events up to S again. Other
+    lines are skipped."""
 
     events = []
     journal = None
+    match = []  # the events of the match in progress, for a fork
     for n, line in enumerate(lines, 1):
         line = line.strip()
         if not line:
@@ -419,6 +429,7 @@ def read_journal(lines, problems=None):
         ev = _board_line(line)
         if ev is not None:
             events.append(ev)
+            _in_match(match, ev)
             continue
         try:
             obj = json.loads(line)
@@ -428,11 +439,16 @@ def read_journal(lines, problems=None):
             continue
         if isinstance(obj, dict) and "ev" in obj:
             events.append(obj)
+            _in_match(match, obj)
         elif isinstance(obj, dict) and "journal" in obj:
             # a new journal, or a new timeline of the same one (bgboard.recorder): the seqs
             # start again, never merged into the ones before
             key = (obj["journal"], obj.get("timeline", 1))
             if journal is not None and key != journal:
                 events.append({"journal": obj["journal"]})
+                kept = obj.get("from")
+                match[:] = [ev for ev in match if isinstance(kept, int) and isinstance(
+                    ev.get("seq"), int) and ev["seq"] <= kept]
+                events.extend(dict(ev) for ev in match)
             journal = key
     return events

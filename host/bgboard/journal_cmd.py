@@ -103,6 +103,7 @@ def log(out_dir, port, white, black, quiet):
     say("recording into %s (from seq %d)" % (out_dir, rec.last_seq))
     try:
         connect(link)  # reconnects (a cable pulled) once it has had the port
+        say("caught up with the board at seq %d" % rec.last_seq)
         while True:
             try:
                 link.poll(1.0)

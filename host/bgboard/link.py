@@ -20,6 +20,13 @@
   (the board's history restarted) or a `resync` error means reading what the board keeps
   from its start; `on_journal(id)` tells the consumer, between the events of the two
   journals.
+- Declared gaps: a damaged flash line the board could not correct costs events; its journal
+  keeps its id and declares them lost (`{"lost": [F, L], "undone": bool}` in place of them in
+  a `journal` reply, and `lost`/`undone` in the hello after the repair). A host that lacks
+  them says so once and goes on after L; one that holds them keeps them, unless `undone` (the
+  board went back to the state after F - 1, then goes on from L + 1): its history forked at
+  F - 1, so it starts a new timeline that begins with its own events up to F - 1 (its
+  consumer is told `on_timeline(id, n, F - 1, L)`), never logging them twice.
 - Timelines: the board's journal may lose events and keep its id (a damaged flash line cut it
   short; older firmware), then reuse their seqs for new events. A hello or a `resync` saying
   the journal ends before `last_seq`, or a pushed event whose seq is in `recent` with other
@@ -121,6 +128,8 @@ class Link:
         self._need_sync = False
         self._syncing = False
         self._diverged = None  # why the board's history is another: a new timeline is due
+        self._fork = None  # (F - 1, L): an undone gap forked it there (see the module's text)
+        self._said = None  # the hello's journal and kept files last told
         self._from_start = False  # reading a new timeline: it begins at the first kept event
         self._at_repl = False  # MicroPython's REPL answered: its prompt, or our line echoed
         self._sent = None  # the last line written
@@ -310,7 +319,7 @@ class Link:
                     self.on_journal(item)
             elif kind == "timeline":
                 if self.on_timeline is not None:
-                    self.on_timeline(*item)
+                    self.on_timeline(*item)  # (id, n), or (id, n, F - 1, L) for a fork
             elif self.on_event is not None:
                 self.on_event(item)
             else:
@@ -346,7 +355,9 @@ class Link:
             self._ready.append(("journal", journal))
             self.journal = journal
             self.timeline = 1
-            self._said_lost(msg)
+        elif self.sync and _gap(msg):
+            self._gap(msg["lost"], msg.get("undone") is True, "hello")
+        self._said_lost(msg, changed)
         seq = msg.get("seq")
         if self.sync and not changed and is_int(seq) and seq < self.last_seq:
             self._diverge("the board's journal ends at %d, before the last event received "
@@ -359,10 +370,34 @@ class Link:
             if is_int(seq):
                 self.last_seq = max(self.last_seq, seq)
 
-    def _said_lost(self, msg):
-        # What the board's start lost to a damaged line, and the files it kept aside.
+    def _gap(self, lost, undone, where):
+        """The board declared events lost[0]..lost[1] lost (hello or a `journal` reply)."""
+        first, last = lost
+        if undone and first - 1 < self.last_seq <= last:
+            if self._fork is None:
+                self._fork = (first - 1, last)
+                self._diverge("the board lost events %d..%d to a damaged flash line and went "
+                              "back to the state after %d" % (first, last, first - 1))
+        elif self.last_seq < first - 1 and where == "hello":
+            return  # said when the catch-up reaches it
+        elif self.last_seq < last:
+            self._problem("%s lost events %d..%d to a damaged flash line: they are not "
+                          "recorded" % (self.name, max(first, self.last_seq + 1), last))
+            self.last_seq = last
+            self._advance()
+        elif where == "hello":
+            self._status("%s lost events %d..%d to a damaged flash line; they were recorded "
+                         "before" % (self.name, first, last))
+
+    def _said_lost(self, msg, changed):
+        # What the board's start lost to a damaged line (firmware that began a new journal
+        # for it), and the files it kept aside: said once for each.
         lost, kept = msg.get("lost"), msg.get("kept")
-        if isinstance(lost, list) and len(lost) == 2 and all(is_int(n) for n in lost):
+        said = (msg.get("journal"), kept, msg.get("kept_archive"))
+        if said == self._said:
+            return
+        self._said = said
+        if changed and _gap(msg):  # a journal new to this host (older firmware: a new id)
             self._problem("%s lost events %d..%d to a damaged flash line: its journal goes on "
                           "as %s" % (self.name, lost[0], lost[1], msg.get("journal")))
         if isinstance(kept, str):
@@ -423,16 +458,26 @@ class Link:
         """Read what the board keeps from `start` as a new timeline; what was received stays
         in the old one (the consumer is told between the two)."""
         self.timeline += 1
-        self._problem("%s: the board's history is another; the events up to %d stay in "
-                      "timeline %s, what the board keeps is read from its start into timeline "
-                      "%s" % (why, self.last_seq, self._timeline_name(self.timeline - 1),
-                              self._timeline_name(self.timeline)))
-        self._ready.append(("timeline", (self.journal, self.timeline)))
+        if self._fork is not None:  # an undone gap: the new timeline begins with ours
+            kept, start = self._fork
+            self._problem("%s: the events up to %d stay in timeline %s; timeline %s goes on "
+                          "from its events up to %d, then from %d" % (
+                              why, self.last_seq, self._timeline_name(self.timeline - 1),
+                              self._timeline_name(self.timeline), kept, start + 1))
+            self._ready.append(("timeline", (self.journal, self.timeline, kept, start)))
+        else:
+            self._problem("%s: the board's history is another; the events up to %d stay in "
+                          "timeline %s, what the board keeps is read from its start into "
+                          "timeline %s" % (why, self.last_seq,
+                                           self._timeline_name(self.timeline - 1),
+                                           self._timeline_name(self.timeline)))
+            self._ready.append(("timeline", (self.journal, self.timeline)))
         self.last_seq = start
         self._pending.clear()
         self.recent.clear()
         self._diverged = None
-        self._from_start = True
+        self._from_start = self._fork is None
+        self._fork = None
 
     def _catch_up(self):
         """Read the journal after last_seq until the board has nothing more."""
@@ -480,6 +525,11 @@ class Link:
                             and is_int(ev.get("seq")) and ev["seq"] >= 1):
                         if ev["seq"] > self.last_seq:
                             self._pending.setdefault(ev["seq"], ev)
+                    elif _gap(ev):  # a declared gap, in its place among the events
+                        self._advance()
+                        self._gap(ev["lost"], ev.get("undone") is True, "journal")
+                        if self._diverged is not None:
+                            break  # forked: the new timeline reads on after the gap
                     else:
                         self._problem("a journal entry that is not an event, skipped: %s"
                                       % _clip(json.dumps(ev)))
@@ -599,6 +649,13 @@ class Link:
                 return None
             self.poll(min(left, 0.1))
         return self.inbox.popleft()
+
+
+def _gap(msg):
+    """Whether msg (a hello, or a `journal` reply's entry) declares a gap: "lost": [F, L]."""
+    lost = msg.get("lost") if isinstance(msg, dict) else None
+    return (isinstance(lost, list) and len(lost) == 2 and all(is_int(n) for n in lost)
+            and 1 <= lost[0] <= lost[1])
 
 
 def _clip(text, n=100):

@@ -8,7 +8,9 @@ In DIR:
   `{"journal": ID, "timeline": N, "host": ...}` lines where timeline N of that journal
   begins (N from 2): the board's journal lost events but kept its id, so its history is no
   longer the one recorded (bgboard.link); what the board keeps is recorded again from its
-  start after the line, never merged into the lines before. A torn last line (the host died
+  start after the line, never merged into the lines before. A timeline line with
+  `"from": S, "resume": L` is a fork (the board declared events S+1..L lost and undone): the
+  new timeline begins with the events up to S recorded before it, and goes on after L. A torn last line (the host died
   while writing it) is cut off when the folder is opened again.
 - per match, money session or chouette, `match-<journal>-<seq>.mat` /
   `money-<journal>-<seq>.mat` / `chouette-<journal>-<seq>.mat` and
@@ -138,8 +140,7 @@ class Recorder:
                 if obj["journal"] != self.journal or timeline != self.timeline:
                     self.journal = obj["journal"]
                     self.timeline = timeline
-                    self.last_seq = 0
-                    self.current = []
+                    self._begin(obj.get("from"), obj.get("resume"))
 
     def _take(self, ev):
         if ev.get("ev") == "match":
@@ -177,15 +178,27 @@ class Recorder:
         self.last_seq = 0
         self.current = []
 
-    def on_timeline(self, journal_id, timeline):
+    def on_timeline(self, journal_id, timeline, kept=None, resume=None):
         """Timeline `timeline` of the journal begins: its events are recorded anew from the
-        board's first kept one, beside (never into) what was recorded before."""
-        self._append({"journal": journal_id, "timeline": timeline,
-                      "host": "bgboard %s" % __version__})
+        board's first kept one, beside (never into) what was recorded before; a fork
+        (bgboard.link) begins with the events up to `kept` and goes on after `resume`."""
+        note = {"journal": journal_id, "timeline": timeline,
+                "host": "bgboard %s" % __version__}
+        if is_int(kept) and is_int(resume):
+            note.update({"from": kept, "resume": resume})
+        self._append(note)
         self.journal = journal_id
         self.timeline = timeline
-        self.last_seq = 0
-        self.current = []
+        self._begin(note.get("from"), note.get("resume"))
+
+    def _begin(self, kept, resume):
+        # A new timeline: empty, or a fork's with the current match's events up to kept.
+        if is_int(kept) and is_int(resume):
+            self.current = [ev for ev in self.current if ev["seq"] <= kept]
+            self.last_seq = resume
+        else:
+            self.current = []
+            self.last_seq = 0
 
     def on_event(self, ev):
         seq = ev.get("seq")

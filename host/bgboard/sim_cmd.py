@@ -405,7 +405,9 @@ def follow_players(board, port, length, games, log_dir, names, finished, timeout
                                                % board.stderr()[-500:].strip())
             if not done.get("error"):
                 bar.update(total - shown)
-        last = link.command("state")["seq"]  # everything the board committed, logged
+        # everything the board committed, logged: hello says its last seq (`state` would
+        # build the whole game, match id included, in a heap a whole match has cut up)
+        last = link.command("hello")["seq"]
         while link.last_seq < last:
             link.poll(0.5)
         if done.get("error"):

@@ -138,7 +138,7 @@ def test_a_damaged_journal_on_a_full_flash_still_boots_and_says_so():
         whole = _raw(path, "journal")
         at = whole.index(b" e2 {") + 8
         with open(path + "/journal", "wb") as f:
-            f.write(whole[:at] + bytes([whole[at] ^ 1]) + whole[at + 1:])
+            f.write(whole[:at] + b"###" + whole[at + 3:])  # one flipped bit is corrected
         for _ in range(2):
             app, link, hello = _power_up(path, leds, FullFlash(path))
             assert hello["journal"] == old_id and hello["seq"] == 1, hello

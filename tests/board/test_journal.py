@@ -280,20 +280,23 @@ def test_corrupt_line_in_the_middle():
             j.append(_event(i))
         whole = _raw(d)
         lines = whole.split(b"\n")
-        at = whole.index(lines[3])  # event 3
-        flipped = whole[: at + 20] + bytes([whole[at + 20] ^ 1]) + whole[at + 21 :]
+        at = whole.index(lines[3])  # event 3: three bytes (one flipped bit is corrected)
+        flipped = whole[: at + 20] + b"###" + whole[at + 23 :]
         _put(d, flipped)
         old = j.id
         j = Journal(FlashStorage(d))
-        assert j.status == "repaired" and j.last_seq == 2
-        _check_events(list(j.since(0)), 1, 2)
-        # Events 3..5 were committed (a host may have them): the journal goes on under a new
-        # id, so that its new 3.. are never taken for the old ones, and says what was lost.
-        assert j.id != old and j.lost == (3, 5)
+        assert j.status == "repaired" and j.last_seq == 5
+        served = list(j.since(0))
+        _check_events(served[:2], 1, 2)
+        # Events 3..5 were committed (a host may have them): the journal keeps its id, a gap
+        # stands for them (undone: the board is back to the state after 2), and the next
+        # event is 6, so they are never taken for new ones; it says what was lost.
+        assert served[2:] == [{"lost": [3, 5], "undone": True}]
+        assert j.id == old and j.lost == (3, 5) and j.undone
         assert j.kept == "journal.bad" and _raw(d, "journal.bad") == flipped
-        assert j.append(_event(3)) == 3
+        assert j.append(_event(6)) == 6
         j = Journal(FlashStorage(d))
-        assert j.status == "ok" and j.lost is None and j.kept is None and j.last_seq == 3
+        assert j.status == "ok" and j.lost is None and j.kept is None and j.last_seq == 6
     finally:
         rmtree(d)
 
@@ -309,7 +312,8 @@ def test_lost_events_under_the_snapshot():
         whole = _raw(d)
         _put(d, whole[:-30])
         j = Journal(FlashStorage(d), keep=5)
-        assert j.status == "repaired" and j.last_seq == 8 and j.first_seq == 9
+        assert j.status == "repaired" and j.last_seq == 8 and j.first_seq == 4
+        assert j.lost == (8, 8) and not j.undone  # the snapshot holds what 8 did
         snap, events = j.recover()
         assert snap == _state(8) and list(events) == []
         assert j.append(_event(9)) == 9
@@ -330,11 +334,7 @@ def test_garbage_starts_empty_with_status():
             b"00000000 h {}\n",
         ]
         # a header with a good checksum but nonsense fields
-        j = Journal(FlashStorage(d))
-        j.append(_event(1))
-        good = _raw(d)
-        garbage.append(good[:12] + bytes([good[12] ^ 4]) + good[13:])  # a bit flipped
-        _clear(d)
+        _clear(d)  # (a damaged header with intact events after it: test_journal_damage)
         from board.journal_codec import encode
 
         garbage.append(encode("h", {"id": 1, "base": 3, "first": 9, "snap": None}))

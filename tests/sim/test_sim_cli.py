@@ -91,6 +91,19 @@ def test_autoplay_plays_and_logs_a_match_that_gnubg_imports(tmp_path):
     assert max(match.over["score"]) >= 5
 
 
+def test_autoplay_ends_in_the_heap_its_match_was_played_in(tmp_path):
+    # The board's tests run at 288K (the Makefile's APP_HEAP: a Pico's free RAM after boot
+    # less a reserve). A 1-point match plays through in it; asking the board at the end for
+    # what it committed must not cost more than the play did (before: the whole `state`,
+    # refused "out of memory" in the heap the match had cut up, a traceback and exit 1).
+    for seed in (7, 2):
+        run = subprocess.run([os.path.join(BIN, "bgboard"), "sim", "--autoplay", "--seed",
+                              str(seed), "--match", "1", "--flash", str(tmp_path / "flash"),
+                              "--heap", "288K"], capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert "0 mismatch(es), 0 stuck" in run.stdout, run.stdout
+
+
 def test_a_person_sets_up_checkers_from_the_terminal_and_sees_the_leds(board):
     # The LEDs ask for the missing checkers of the starting position; the ones placed stop
     # being asked for; an impossible lift is refused in words.
