@@ -103,8 +103,11 @@ from board.controller import Controller  # noqa: E402
 from board.sensor_loop import SensorLoop  # noqa: E402
 import random  # noqa: E402
 
-STAMPS = ("read_into", "sensing_scan", "sensed_update", "on_sensed", "flush")
-stamp = array("i", [0] * (len(STAMPS) + 1))
+# Stamps: the scan's start, then the end of each piece; LIT: when the destinations' frame
+# went to the driver (its DMA started: the first bit follows within microseconds).
+STAMPS = ("read_into", "sensing_scan", "sensed_update", "lit_ahead", "on_sensed", "flush")
+stamp = array("i", [0] * (len(STAMPS) + 2))
+LIT = len(STAMPS) + 1
 lifting = array("h", [-1])  # the slot read as empty (-1: none)
 
 
@@ -152,14 +155,21 @@ board = Controller(time, random, None, renderer)
 
 
 def turn_of_loop():
-    # board.app.App.run's turn, up to the sleep: sense, flush, learn, tick.
+    # board.app.App.run's turn, up to the sleep: sense (a lift on its first strong scan
+    # lit ahead, App._lit_ahead), flush, learn, tick.
     changed = loop.scan()
+    stamp[4] = stamp[3]
     if changed:
+        lifted = getattr(loop, "lifted", -1)  # (older trees: none)
+        if lifted >= 0 and board.on_lift(lifted):
+            renderer.flush()
+            stamp[4] = stamp[LIT] = time.ticks_us()
         board.on_sensed(loop.sensed)
     if loop.landing_moved:
         loop.landing_moved = False
         board.on_landing(loop.landing)
-    renderer.flush()
+    if renderer.flush() and not renderer.pending and not stamp[LIT]:  # sent, not held
+        stamp[LIT] = time.ticks_us()
     stamp[len(STAMPS)] = time.ticks_us()
     if changed:
         loop.learn(board)
@@ -187,13 +197,13 @@ slots = [s for s in range(120) if loop.sensing.frame[s] * mover > 0]
 
 def lifts(n):
     # n lifts, each of a slot of the mover's, timed from the start of the readings of the
-    # scan that confirms it to the frame's DMA started: [[piece us, ...] + [total]].
+    # scan that confirms it: [each piece's us, ..., to the frame's DMA started].
     out = []
     for i in range(n):
         s = slots[i % len(slots)]
         lifting[0] = s
         for _ in range(5):
-            stamp[2] = stamp[3] = stamp[4] = 0
+            stamp[2] = stamp[3] = stamp[LIT] = 0
             if turn_of_loop() and board.reading.state:
                 break
             time.sleep_ms(5)
@@ -201,7 +211,7 @@ def lifts(n):
             raise SystemExit("a lift of slot %d was not confirmed on its first scans" % s)
         t = [stamp[k] for k in range(len(stamp))]
         pieces = [time.ticks_diff(t[k + 1], t[k]) for k in range(len(STAMPS))]
-        out.append(pieces + [time.ticks_diff(t[-1], t[0])])
+        out.append(pieces + [time.ticks_diff(t[LIT], t[0])])
         lifting[0] = -1
         run_for(300)  # put back (withdrawn), the board at rest again
     return out
@@ -215,10 +225,11 @@ def _median(values):
 plain = lifts(15)
 confirm["confirm_scan_us"] = _median([p[-1] for p in plain])
 confirm["confirm_scan_worst_us"] = max(p[-1] for p in plain)
-# The pieces: the same loop with each piece's end stamped (each stamp a call more)
+# The pieces: the same loop with the ends of sensing.scan and sensed.update stamped too
+# (each stamp a call more); lit_ahead 0 where the frame waited for the loop's flush.
 loop.sensing.scan = _stamped(loop.sensing.scan, 2)
 loop.sensed.update = _stamped(loop.sensed.update, 3)
-board.on_sensed = _stamped(board.on_sensed, 4)
+board.on_sensed = _stamped(board.on_sensed, 5)
 timed = lifts(9)
 for k in range(len(STAMPS)):
     confirm["confirm_%s_us" % STAMPS[k]] = _median([p[k] for p in timed])
