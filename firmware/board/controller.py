@@ -15,7 +15,7 @@ from array import array
 
 from bgcore import Position, Rules
 from bgcore.position import OFF
-from board.layout import heights_from_counts, where
+from board.layout import BAR_FIRST, POINT_SLOTS, heights_from_counts, where
 from board.record import IDLE, OPENING, OVER, PLAYING, RARE, SETUP, Record, match_event
 from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations, differences
 from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, VERIFY  # the buttons' bits
@@ -317,7 +317,7 @@ class Controller(Record):
                 self.reading.state != STEADY:
             return False
         side = t.mover
-        p = where(slot)[0]
+        p = 25 if slot >= BAR_FIRST else slot // POINT_SLOTS + 1  # where(slot), no call
         point = 25 if p == 25 else 25 - p if side else p
         if sensed.saturated[side][point] or sensed.unseen[side][point] or \
                 t.hidden is not None and t.hidden[side][point] or \
