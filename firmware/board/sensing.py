@@ -31,10 +31,6 @@ its offset changes."""
 
 from array import array
 
-try:
-    import micropython
-except ImportError:  # CPython (the tests, the virtual board): the decorator does nothing
-    from board import emitters as micropython
 from board.layout import SLOTS, filled
 
 MID = 2048  # the zero level: VCC/2 on the 12-bit ADC
@@ -719,7 +715,6 @@ class Sensing:
         self._window(s)
         self._neighbours(s, c, old)
 
-    @micropython.native  # machine code: its locals on the stack, no frame from the heap
     def _neighbours(self, s, c, old):
         # The neighbours that see slot s (its code old -> c): their corrections change by
         # the difference, and each window moves with its correction (the bounds its code
