@@ -161,6 +161,8 @@ class App:
             self._fault("scanner", e)
             return
         if changed:
+            if loop.lifted >= 0:
+                self._lit_ahead(loop.lifted)
             try:
                 self.board.on_sensed(loop.sensed)
             except Exception as e:  # noqa: B902
@@ -173,6 +175,21 @@ class App:
                 self.board.on_landing(loop.landing)
             except Exception as e:  # noqa: B902
                 self._board_fault(e)
+
+    def _lit_ahead(self, slot):
+        # A lift of the mover's checker on its first strong scan: its destinations go out
+        # (the device's deferred frame too) before the board reads the whole of its view,
+        # the scan's longest part: a person waits for the lights.
+        try:
+            drawn = self.board.on_lift(slot)
+        except Exception as e:  # noqa: B902
+            self._board_fault(e)
+            return
+        if drawn:
+            try:
+                self.renderer.flush()
+            except Exception as e:  # noqa: B902
+                self._fault("leds", e)
 
     def learn(self):
         """After a scan that changed something (and after its LEDs went out: a person
@@ -611,7 +628,8 @@ def _largest_block():
             size += step
         except MemoryError:
             step >>= 1
-    return size
+    gc.collect()  # the last block tried is garbage as large as the heap's largest: gone
+    return size  # now, not in a later scan's allocation (a collection there costs ms)
 
 
 def _rules(options):

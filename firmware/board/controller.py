@@ -15,7 +15,7 @@ from array import array
 
 from bgcore import Position, Rules
 from bgcore.position import OFF
-from board.layout import heights_from_counts, where
+from board.layout import BAR_FIRST, POINT_SLOTS, heights_from_counts, where
 from board.record import IDLE, OPENING, OVER, PLAYING, RARE, SETUP, Record, match_event
 from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations, differences
 from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, VERIFY  # the buttons' bits
@@ -50,6 +50,7 @@ class Controller(Record):
         self.sensed = None
         self._slot_codes = None  # type: array | None  # a position's code per slot
         self.reading = Reading()
+        self._lifting = Reading()  # on_lift()'s, ahead of the tracker's
         self.pass_at = None  # when a no-play roll passes
         self.last_off_at = None  # when the mover's last checker was lifted to bear it off
         self.refused_until = None
@@ -303,6 +304,31 @@ class Controller(Record):
         sign = 1 if t.mover == 0 else -1
         return sign if state == STEADY else 2 * sign
 
+    def on_lift(self, slot):
+        """The sensing confirmed a lift of the mover's checker from slot on its first scan
+        of strong evidence, that scan's only change, and the board stood as the turn
+        expects (hand()): light the lift's destinations now, as the tracker is about to
+        read it, ahead of reading the whole board (on_sensed follows at once, decides and
+        draws the same). True if drawn; False where the tracker might read it otherwise
+        (the point's stack too tall to see, a blind slot, a second checker gone with it)."""
+        t = self.tracker
+        sensed = self.sensed
+        if t is None or sensed is None or self._stale or self.landed or \
+                self.reading.state != STEADY:
+            return False
+        side = t.mover
+        p = 25 if slot >= BAR_FIRST else slot // POINT_SLOTS + 1  # where(slot), no call
+        point = 25 if p == 25 else 25 - p if side else p
+        if sensed.saturated[side][point] or sensed.unseen[side][point] or \
+                t.hidden is not None and t.hidden[side][point] or \
+                sensed.count[side][point] != t.turn.position.mover[point] - 1:
+            return False
+        r = self._lifting
+        r.clear()
+        t._lifted(point, r)  # as the tracker reads one checker gone from a board as expected
+        self.draw(r)
+        return True
+
     def on_landing(self, slot):
         """The sensing sees the lifted checker being put down on slot (-1: no longer).
         On a lit destination the LEDs answer at once as the move will (its lights out);
@@ -528,8 +554,9 @@ class Controller(Record):
 
         return seldom.verify(self)
 
-    def draw(self):
-        """Light the LEDs for the state as it stands."""
+    def draw(self, reading=None):
+        """Light the LEDs for the state as it stands (reading: the tracker's reading to
+        show, if not the board's own)."""
         out = self.renderer
         if out is None:
             return
@@ -539,7 +566,7 @@ class Controller(Record):
             out.refused()
         elif game is not None and game.dice:
             out.dice_pips(game.dice)  # on the cleared frame: the lit pips only
-        r = self.reading
+        r = self.reading if reading is None else reading
         if self.landed:
             pass  # the move's answer, ahead of its confirmation: its lights out
         elif self.tracker is not None:

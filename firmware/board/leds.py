@@ -58,6 +58,11 @@ class Renderer:
         # new one back (show() returns True): it stays pending for the next flush.
         self.deferred = False
         self.pending = False
+        # The frame the driver last took, and its scale: a deferred show() of the same
+        # frame sends nothing (a lift lit ahead of the tracker is drawn twice: the second
+        # would hold the wire for 4.6 ms, delaying the placement's answer that follows).
+        self._sent = bytearray(len(self.frame))
+        self._sent_scale = -1
         self._colours = {}  # rgb -> (brightness, its bytes): colour()
 
     def clear(self):
@@ -170,10 +175,14 @@ class Renderer:
         while copying into the chain's buffer, which it does anyway). Deferred (the device's
         LED task): only note that the frame is to be sent; flush() fits it."""
         if self.deferred:
+            if not self.pending and self.frame == self._sent:
+                self._fit()
+                if self.scale == self._sent_scale:
+                    return  # on the LEDs already
             self.pending = True
         else:
             self._fit()
-            self.pending = bool(self.leds.show(self.frame, self.scale))
+            self._send()
 
     def estimate(self):
         """The mA the frame as drawn would draw, held under the cap."""
@@ -186,8 +195,14 @@ class Renderer:
         if not self.pending:
             return False
         self._fit()
-        self.pending = bool(self.leds.show(self.frame, self.scale))
+        self._send()
         return True
+
+    def _send(self):
+        self.pending = bool(self.leds.show(self.frame, self.scale))
+        if not self.pending:  # taken: what the LEDs show
+            self._sent[:] = self.frame
+            self._sent_scale = self.scale
 
     def _fit(self):
         # The scale that keeps the frame under the cap; the estimated mA with it.

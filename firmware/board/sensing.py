@@ -145,7 +145,8 @@ class Sensing:
     the same, found dead from play earlier (below).
     stable_ms: how long a new code without strong evidence must hold; place_ms (default
     stable_ms): how long one with it must (a lift of the colour lift_sign names, the mover's,
-    needs no time; set by the owner, 0 none); `withdrawn` counts such lifts withdrawn
+    needs no time; set by the owner, 0 none), `lifted` the slot of one confirmed so in the
+    last scan (-1 none); `withdrawn` counts such lifts withdrawn
     because the checker came back within stable_ms. land_sign (set by the owner): the
     colour of a checker in the air; `landing` the slot where one of that colour shows
     strong evidence of being put down before its place_ms (-1 none). rezero_slots: empty
@@ -190,6 +191,9 @@ class Sensing:
         # the board can answer it at once; the placement itself is confirmed as ever.
         self.land_sign = 0
         self.landing = -1
+        # The slot of a lift of the lift_sign colour confirmed in the last scan on its first
+        # strong evidence (-1 none): the owner may light its destinations before the rest.
+        self.lifted = -1
         self.frame = filled("b", SLOTS)  # stable codes
         self.level = filled("b", SLOTS)  # this scan's codes (before debounce)
         self.changed = bytearray(SLOTS)
@@ -227,6 +231,7 @@ class Sensing:
         self._rz_shift = rezero_shift
         self._rz_step = rezero_step << 8
         self._rz_next = 0
+        self._rezero_due = False  # a scan left its re-zeroing to finish()
         self._moved = False  # a code changed in this round of the scan
         # The slots whose code changed in this scan: they are settled before the debounce
         # writes `changed`, so the two share one buffer.
@@ -560,6 +565,7 @@ class Sensing:
         hi = self._hi
         self._nfresh = 0
         self._moved = False
+        self.lifted = -1
         if left is None:
             for s in range(SLOTS):
                 r = raw[s]
@@ -577,7 +583,10 @@ class Sensing:
         if self._npending:
             n = self._debounce(dt, raw, now)
         if self._rz_n:
-            self._rezero(raw)
+            if self.lifted >= 0 and not self._nsuspect:
+                self._rezero_due = True  # after the lift's lights: finish()
+            else:
+                self._rezero(raw)
         if self._nsuspect:
             if n:  # the board looks again (expect() names them again if they still are)
                 self._nsuspect = 0
@@ -586,6 +595,14 @@ class Sensing:
                     self._blind(self._was[i], 2)
         self.nchanged = n
         return n
+
+    def finish(self, raw):
+        """What a scan that confirmed a lift (`lifted`) left for after its lights: the
+        re-zeroing of its round (0.5 ms of a Pico's). The owner calls it with that scan's
+        readings still in raw, before the next scan; nothing when none is due."""
+        if self._rezero_due:
+            self._rezero_due = False
+            self._rezero(raw)
 
     def _blind(self, s, how):
         # Disable slot s (how 2: found dead from play) or enable it again (how 0).
@@ -696,17 +713,42 @@ class Sensing:
             self._elapsed[s] = -dt
             self._evid[s] = 0
         self._window(s)
-        # The neighbours that see this slot: their corrections change by the difference.
+        self._neighbours(s, c, old)
+
+    def _neighbours(self, s, c, old):
+        # The neighbours that see slot s (its code old -> c): their corrections change by
+        # the difference, and each window moves with its correction (the bounds its code
+        # draws stay): the same windows as _window draws, for a third of a Pico's time (a
+        # lift moves about 10; a full _window for one where a bound is open or would clip).
         f = self.field
         kv = f.kv
         rv = f.rv_slot
         rv_kv = f.rv_kv
         acc = self._acc
+        corr = self._corr
+        gain = self._gain
+        lo = self._lo
+        hi = self._hi
+        disabled = self.disabled
+        ks = self._ks
         for j in range(f.rv_first[s], f.rv_first[s + 1]):
             o = rv[j]
             k = rv_kv[j]
-            acc[o] += kv[k + c] - kv[k + old]
-            self._window(o)
+            a = acc[o] + kv[k + c] - kv[k + old]
+            acc[o] = a
+            if disabled[o]:
+                continue  # its window is open and stays so (_window)
+            d = ((((a * gain[o]) >> 12) * ks + 32768) >> 16) - corr[o]
+            if not d:
+                continue
+            low = lo[o] + d
+            high = hi[o] + d
+            if low - d == _LOW or high - d == _HIGH or low <= _LOW or high >= _HIGH:
+                self._window(o)
+                continue
+            corr[o] += d
+            lo[o] = low
+            hi[o] = high
 
     def _debounce(self, dt, raw, now):
         # The pending slots (a code differing from the stable one, or back to it since the
@@ -757,6 +799,7 @@ class Sensing:
                         early[s] = 1
                         prev[s] = f
                         early_at[s] = now
+                        self.lifted = s
                     elif v < STRONG or e < place:
                         evid[s] = v if v < STRONG else STRONG
                         elapsed[s] = e

@@ -6,6 +6,8 @@ the application (sim.virtual_board) both run it.
 
     loop = SensorLoop(scanner, clock, raw, offsets=..., faulty=[...], dead=[...])
     if loop.scan():                  # the board's view changed
+        if loop.lifted >= 0:         # a lift on its first strong scan: lit before the rest
+            board.on_lift(loop.lifted)
         board.on_sensed(loop.sensed)
         ...                          # the LEDs go out first: a person waits for them
         loop.learn(board)
@@ -24,7 +26,9 @@ class SensorLoop:
     After scan(): `sensed` is the board's view; `blind_moved` is set (the owner clears it)
     when the sensing found a sensor dead from play, or alive again: the owner keeps its
     blind slots (sensing.blind(2)) with its calibration; `landing_moved` when `landing`
-    changed."""
+    changed; `lifted`, the slot of a lift of the mover's checker that scan() confirmed on
+    its first strong evidence as its only change (-1 none): board.on_lift() lights its
+    destinations before the board reads its view (on_sensed)."""
 
     def __init__(self, scanner, clock, raw, field=None, offsets=None, gains=None, faulty=(),
                  dead=(), learned=None):
@@ -41,6 +45,7 @@ class SensorLoop:
         # (the owner clears it): board.on_landing() answers it.
         self.landing = -1
         self.landing_moved = False
+        self.lifted = -1
         self._left = None  # the slots a watching scanner found outside their windows
         if hasattr(scanner, "watch"):
             self._left = bytearray(len(raw))
@@ -56,14 +61,16 @@ class SensorLoop:
         told: board.on_sensed(self.sensed)). Once, after the first stable_ms, True even if
         nothing changed: an empty board changes nothing, yet the board must know it to ask
         for the checkers."""
-        n = self.scanner.read_into(self.raw)
         sensing = self.sensing
+        sensing.finish(self.raw)  # what the last scan left, before its readings go
+        n = self.scanner.read_into(self.raw)
         if self._board is not None:  # a lift of the mover's checker is shown at once, and
             hand = self._board.hand()  # where it is put down answered at once
             in_air = hand == 2 or hand == -2
             sensing.lift_sign = 0 if in_air else hand
             sensing.land_sign = hand // 2 if in_air else 0
         changed = sensing.scan(self.raw, self._left, n)
+        self.lifted = sensing.lifted if changed == 1 else -1
         if sensing.landing != self.landing:
             self.landing = sensing.landing
             self.landing_moved = True
@@ -72,6 +79,7 @@ class SensorLoop:
             self.blind_moved = True
             self.sensed = Sensed(sensing.blind())
             self.sensed.read(sensing.frame)
+            self.lifted = -1  # a new view for the board to read: no shortcut
             return True
         if changed:
             self.sensed.update(sensing.frame, sensing.changed, changed)
@@ -90,6 +98,7 @@ class SensorLoop:
         now knows stands on the slots (True), or favours reading what it asks to be put
         back."""
         self._board = board
+        self.sensing.finish(self.raw)  # a lift's scan left its re-zeroing till its lights
         agreed = board.agreement()
         if agreed is not None:
             self.sensing.confirm(self.raw, None if agreed is True else agreed)

@@ -6,7 +6,8 @@ figure and a JSON line at the end.
 
 Flash of the whole firmware onto an empty Pico (bgboard flash, real mpremote); boot to
 ready after a power cut; the pieces of the scan loop, LED frame, roll work (tests/bench/
-pico_timing.py run on the chip); lift to the first LED bit; free heap after boot (a bare
+pico_timing.py run on the chip, with the scan that confirms a lift on the loop's own objects
+piece by piece: confirm_*_us); lift to the first LED bit; free heap after boot (a bare
 REPL's) and the firmware's once it runs (free_running, largest_running); the least free and
 largest free block over whole N-point matches (default 1), as many as it takes for 200 lifts,
 played by the simulated players (--match 0: the timings alone), and over their lifts: the
@@ -76,13 +77,17 @@ def main(length, firmware=None):
         figures["boot_to_ready_ms"] = round(pico.now_us / 1000, 1)
         figures["boot_to_ready_wall_s"] = round(time.monotonic() - t0, 1)
 
+        start = Position.initial()  # pico_timing's lifts are of the starting position's
+        with pico.lock:
+            pico.table.set_position(start.mover, start.opponent)
         run = subprocess.run([os.path.join(BIN, "mpremote"), "connect", port, "run",
                               os.path.join(ROOT, "tests", "bench", "pico_timing.py")],
-                             capture_output=True, text=True, timeout=600)
-        line = [ln for ln in run.stdout.splitlines() if ln.startswith("PICO-TIMING ")]
-        if not line:
+                             capture_output=True, text=True, timeout=900)
+        lines = [ln for ln in run.stdout.splitlines() if ln.startswith("PICO-TIMING")]
+        if len(lines) < 2:
             raise SystemExit("pico_timing.py failed: " + run.stdout[-500:] + run.stderr[-500:])
-        figures.update(json.loads(line[0].split(" ", 1)[1]))
+        for ln in lines:  # the pieces, then the scan that confirms a lift, piece by piece
+            figures.update(json.loads(ln.split(" ", 1)[1]))
         subprocess.run([os.path.join(BIN, "mpremote"), "connect", port, "reset"],
                        capture_output=True, timeout=120)
         ready(pico)

@@ -89,3 +89,148 @@ out.update({
     "free_after_boot": free_before,
 })
 print("PICO-TIMING " + json.dumps(out))
+
+
+# --- the scan that confirms a lift, piece by piece ----------------------------------------
+# The loop's own objects (board.sensor_loop, board.controller, the renderer deferred as
+# board.app runs it) on the real scanner and LED driver; the emulated table holds the
+# starting position (bench_pico sets it). A lift is the lifted slot read as empty (its
+# zero level and neighbours' field) from the scan on, as the scanner would read it; put
+# back, the real reading again. The stamps go into one preallocated array.
+del sensing  # the figures above are done: its RAM for the loop's
+gc.collect()
+from board.controller import Controller  # noqa: E402
+from board.sensor_loop import SensorLoop  # noqa: E402
+import random  # noqa: E402
+
+# Stamps: the scan's start, then the end of each piece; LIT: when the destinations' frame
+# went to the driver (its DMA started: the first bit follows within microseconds).
+STAMPS = ("read_into", "sensing_scan", "sensed_update", "lit_ahead", "on_sensed", "flush")
+stamp = array("i", [0] * (len(STAMPS) + 2))
+LIT = len(STAMPS) + 1
+lifting = array("h", [-1])  # the slot read as empty (-1: none)
+
+
+class LiftingScanner:
+    # The real scanner, then the lifted slot's reading replaced (and listed as outside its
+    # window, as the real one's watch() would list it).
+    def __init__(self, real):
+        self.real = real
+        self.left = None
+        self.loop = None
+
+    def watch(self, lo, hi, left):
+        self.left = left
+        self.lo, self.hi = lo, hi
+        self.real.watch(lo, hi, left)
+
+    def read_into(self, buf):
+        stamp[0] = time.ticks_us()
+        n = self.real.read_into(buf)
+        s = lifting[0]
+        if s >= 0:
+            sensing = self.loop.sensing
+            r = sensing._zero[s] + sensing._corr[s]
+            buf[s] = r
+            if r < self.lo[s] or r > self.hi[s]:
+                self.left[n] = s
+                n += 1
+        stamp[1] = time.ticks_us()
+        return n
+
+
+def _stamped(fn, at):
+    def call(*args):
+        out = fn(*args)
+        stamp[at] = time.ticks_us()
+        return out
+    return call
+
+
+lifter = LiftingScanner(scanner)
+loop = SensorLoop(lifter, time, raw, field)
+lifter.loop = loop
+renderer.deferred = True
+board = Controller(time, random, None, renderer)
+
+
+def turn_of_loop():
+    # board.app.App.run's turn, up to the sleep: sense (a lift on its first strong scan
+    # lit ahead, App._lit_ahead), flush, learn, tick.
+    changed = loop.scan()
+    stamp[4] = stamp[3]
+    if changed:
+        lifted = getattr(loop, "lifted", -1)  # (older trees: none)
+        if lifted >= 0 and board.on_lift(lifted):
+            renderer.flush()
+            stamp[4] = stamp[LIT] = time.ticks_us()
+        board.on_sensed(loop.sensed)
+    if loop.landing_moved:
+        loop.landing_moved = False
+        board.on_landing(loop.landing)
+    if renderer.flush() and not renderer.pending and not stamp[LIT]:  # sent, not held
+        stamp[LIT] = time.ticks_us()
+    stamp[len(STAMPS)] = time.ticks_us()
+    if changed:
+        loop.learn(board)
+    board.tick()
+    return changed
+
+
+def run_for(ms):
+    end = time.ticks_add(time.ticks_ms(), ms)
+    while time.ticks_diff(end, time.ticks_ms()) > 0:
+        turn_of_loop()
+        time.sleep_ms(5)
+
+
+board.new_match(1)
+run_for(400)  # the first stable frame: the set-up seen, the game begins
+board.roll((3, 1))
+run_for(300)
+if not board.hand():
+    raise SystemExit("the board is not ready for a lift (the table's starting position?)")
+confirm = {}
+mover = 1 if board.tracker is None or board.tracker.mover == 0 else -1
+slots = [s for s in range(120) if loop.sensing.frame[s] * mover > 0]
+
+
+def lifts(n):
+    # n lifts, each of a slot of the mover's, timed from the start of the readings of the
+    # scan that confirms it: [each piece's us, ..., to the frame's DMA started].
+    out = []
+    for i in range(n):
+        s = slots[i % len(slots)]
+        lifting[0] = s
+        for _ in range(5):
+            stamp[2] = stamp[3] = stamp[LIT] = 0
+            if turn_of_loop() and board.reading.state:
+                break
+            time.sleep_ms(5)
+        else:
+            raise SystemExit("a lift of slot %d was not confirmed on its first scans" % s)
+        t = [stamp[k] for k in range(len(stamp))]
+        pieces = [time.ticks_diff(t[k + 1], t[k]) for k in range(len(STAMPS))]
+        out.append(pieces + [time.ticks_diff(t[LIT], t[0])])
+        lifting[0] = -1
+        run_for(300)  # put back (withdrawn), the board at rest again
+    return out
+
+
+def _median(values):
+    values = sorted(values)
+    return values[len(values) // 2]
+
+
+plain = lifts(15)
+confirm["confirm_scan_us"] = _median([p[-1] for p in plain])
+confirm["confirm_scan_worst_us"] = max(p[-1] for p in plain)
+# The pieces: the same loop with the ends of sensing.scan and sensed.update stamped too
+# (each stamp a call more); lit_ahead 0 where the frame waited for the loop's flush.
+loop.sensing.scan = _stamped(loop.sensing.scan, 2)
+loop.sensed.update = _stamped(loop.sensed.update, 3)
+board.on_sensed = _stamped(board.on_sensed, 5)
+timed = lifts(9)
+for k in range(len(STAMPS)):
+    confirm["confirm_%s_us" % STAMPS[k]] = _median([p[k] for p in timed])
+print("PICO-TIMING-CONFIRM " + json.dumps(confirm))

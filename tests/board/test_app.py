@@ -393,3 +393,42 @@ def test_a_lift_is_lit_on_its_first_scan_and_withdrawn_leaving_game_and_journal(
     assert rig.app.journal.last_seq == seq and not turn.moves
     after = [r for r in rig.ask({"cmd": "state"}) if "phase" in r][0]
     assert after["game"] == before["game"], (before, after)
+
+
+@with_rig
+def test_a_lift_goes_to_the_leds_within_its_scan_before_the_board_reads_its_view(rig, path):
+    # On the device the frames wait for the loop's flush. A lift of the mover's checker on
+    # its first strong scan is sent from within that scan, before the board reads the whole
+    # of its view (on_sensed, the scan's longest part), which then decides the same: its
+    # frame, drawn again, is not sent again.
+    from board.tracker import LIFTED
+
+    board = rig.app.board
+    scans, side, put, lit = _rolled_3_1(rig)
+    src = 8
+    dsts = [d for d in board.tracker.turn.destinations(src) if d]
+    renderer = rig.app.renderer
+    renderer.deferred = True
+    renderer.flush()
+    seen = []
+    on_sensed = board.on_sensed
+
+    def reading(sensed):
+        seen.append((lit(src), [d for d in dsts if not lit(d)], renderer.pending))
+        on_sensed(sensed)
+
+    board.on_sensed = reading
+    frames = rig.leds.frames
+    put(src, -1)
+    rig.hw.clock.advance(10)
+    rig.app.sense()
+    assert seen == [(True, [], False)]
+    assert board.reading.state == LIFTED and board.reading.origin == src
+    assert rig.leds.frames == frames + 1 and not renderer.pending
+    # Put back: the tracker reads it and the lights go, through the loop's flush as ever.
+    put(src, 1)
+    rig.hw.clock.advance(10)
+    rig.app.sense()
+    assert seen[-1] == (True, [], False) and renderer.pending
+    renderer.flush()
+    assert not lit(src) and rig.leds.frames == frames + 2

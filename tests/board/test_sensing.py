@@ -227,6 +227,30 @@ def test_neighbour_corrections_stay_exact_through_many_changes():
     assert rig.codes() == expected(heights)
 
 
+def test_windows_moved_with_their_neighbours_are_the_windows_drawn_afresh():
+    # A code change moves its neighbours' windows by their corrections' change (_neighbours,
+    # not a full _window each): through random changes, with the board confirming and
+    # asking for positions, sensors of different gains and a disabled one, every slot's
+    # window is the one _window draws from scratch.
+    model, sensing, buf, run = _play_board(seed=23, stuck=44, gain_spread=0.10)
+    lo, hi, corr = sensing._lo, sensing._hi, sensing._corr
+    x = 777
+    for round_ in range(12):
+        heights, x = _random_heights(x)
+        model.set_heights(heights)
+        for _ in range(12):
+            run(SCAN_MS)
+            seen = (list(lo), list(hi), list(corr))
+            for s in range(SLOTS):
+                sensing._window(s)
+            assert (list(lo), list(hi), list(corr)) == seen, round_
+        if round_ % 3 == 0:
+            sensing.confirm(buf)
+        elif round_ % 3 == 1:
+            sensing.expect(_random_heights(x)[0])
+    assert sensing.disabled[44]
+
+
 def test_hysteresis_holds_a_code_near_a_threshold():
     def flips(hysteresis):
         clock = SimClock()
@@ -1137,3 +1161,31 @@ def test_a_noise_spike_the_sensor_model_allows_lights_nothing():
                 raw[empty] = edge
                 rig.clock.advance(SCAN_MS)
                 assert p.scan(raw) == 0 and p.landing == -1
+
+
+def test_a_lifts_scan_leaves_its_re_zeroing_for_after_its_lights():
+    # The scan that confirms a lift of the mover's checker on its first strong evidence
+    # names it (lifted) and leaves its round of re-zeroing to finish(): the owner lights
+    # the destinations first. Any other scan re-zeroes as it goes.
+    rig = Rig(seed=4)
+    p = rig.sensing
+    s = point_slot(6, 0)
+    heights = [0] * SLOTS
+    heights[s] = 1
+    rig.model.set_heights(heights)
+    rig.run(STABLE + 50)
+    p.lift_sign = WHITE_SIGN
+    at = p._rz_next
+    rig.scan()
+    assert p.lifted == -1 and p._rz_next != at  # nothing lifted: re-zeroed as it went
+    heights[s] = 0
+    rig.model.set_heights(heights)
+    at = p._rz_next
+    assert rig.scan() == [(s, 0)] and p.lifted == s
+    assert p._rz_next == at
+    p.finish(rig.buf)
+    assert p._rz_next == (at + 4) % SLOTS
+    p.finish(rig.buf)  # once
+    assert p._rz_next == (at + 4) % SLOTS
+    rig.scan()
+    assert p.lifted == -1
