@@ -325,7 +325,7 @@ class Controller(Record):
             return False
         r = self._lifting
         r.clear()
-        t._lifted(point, r)  # as the tracker reads one checker gone from a board as expected
+        t.read_lift(point, r)  # as the tracker reads one checker gone from a board as expected
         self.draw(r)
         return True
 

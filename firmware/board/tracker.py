@@ -287,7 +287,7 @@ class Tracker:
             if self._try_late_hit(sensed, r):
                 return
         elif len(lost) == 1 and not gained and not theirs:
-            self._lifted(lost[0], r)
+            self.read_lift(lost[0], r)
             return
         elif len(lost) == 1 and not gained and self.turn.paths(lost[0], 0):
             # Borne off on a chain that hit on its way (8/5*/off): the tray shows nothing,
@@ -311,7 +311,9 @@ class Tracker:
             return
         self._restore(mine, theirs, r)
 
-    def _lifted(self, src, r):
+    def read_lift(self, src, r):
+        """Read r as one of the mover's checkers lifted from src, the board otherwise as the
+        turn expects: its destinations lit (LIFTED), or ILLEGAL when it has none."""
         turn = self.turn
         r.origin = src
         r.targets = turn.destinations(src)
