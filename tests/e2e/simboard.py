@@ -40,7 +40,7 @@ def compile_firmware(dest):
                 continue
             out = os.path.join(dest, package, name[:-3] + ".mpy")
             os.makedirs(os.path.dirname(out), exist_ok=True)
-            subprocess.run([MPY_CROSS, "-O2", "-o", out, os.path.join(src_dir, name)],
+            subprocess.run([MPY_CROSS, "-O3", "-o", out, os.path.join(src_dir, name)],
                            check=True)
     return dest
 

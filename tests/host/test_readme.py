@@ -102,7 +102,7 @@ def test_a_firmware_module_docstring_costs_the_pico_no_byte(tmp_path):
     out = []
     for path in (source, str(bare)):
         mpy = str(tmp_path / "out.mpy")
-        subprocess.run([mpy_cross, "-march=armv6m", "-O2", "-s", "board/sensing.py", "-o",
+        subprocess.run([mpy_cross, "-march=armv6m", "-O3", "-s", "board/sensing.py", "-o",
                         mpy, path], check=True)
         with open(mpy, "rb") as f:
             out.append(f.read())
