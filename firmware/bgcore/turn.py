@@ -53,21 +53,27 @@ class Turn:
         a chain of dice, each landing open and the rest of the roll still playable."""
         if not _is_point(src, 1, BAR) or not self._me[src] or not self._left:
             return ()
+        known = self._dests  # (few locals: a call's frame over 11 words comes from the heap)
+        if known is None or known[5 * src] == 255:
+            known = self._work_out(src)
+        src *= 5
+        return tuple(known[src + 1:src + 1 + known[src]])
+
+    def _work_out(self, src):
+        # The table of destinations (5 bytes a point: how many, then which) with src's.
         known = self._dests
         if known is None:
             known = self._dests = bytearray(b"\xff" * 130)
         at = 5 * src
-        n = known[at]
-        if n == 255:
-            seen = bytearray(26)
-            self._explore(src, seen, None, None)
-            n = 0
-            for p in range(25, -1, -1):
-                if seen[p]:
-                    n += 1
-                    known[at + n] = p
-            known[at] = n
-        return tuple(known[at + 1:at + 1 + n])
+        seen = bytearray(26)
+        self._explore(src, seen, None, None)
+        n = 0
+        for p in range(25, -1, -1):
+            if seen[p]:
+                n += 1
+                known[at + n] = p
+        known[at] = n
+        return known
 
     def prepare(self):
         """Work out one more point's destinations ahead of its lift (a board does this

@@ -323,10 +323,9 @@ class Controller(Record):
                 t.hidden is not None and t.hidden[side][point] or \
                 sensed.count[side][point] != t.turn.position.mover[point] - 1:
             return False
-        r = self._lifting
-        r.clear()
-        t.read_lift(point, r)  # as the tracker reads one checker gone from a board as expected
-        self.draw(r)
+        self._lifting.clear()  # as the tracker reads one checker gone from a board as expected
+        t.read_lift(point, self._lifting)
+        self.draw(self._lifting)
         return True
 
     def on_landing(self, slot):
@@ -560,21 +559,21 @@ class Controller(Record):
         out = self.renderer
         if out is None:
             return
-        out.clear()
-        game = self.match.game if self.match else None
+        out.clear()  # (few locals: a frame over 11 words comes from the heap, see leds)
         if self.refused_until is not None:
             out.refused()
-        elif game is not None and game.dice:
-            out.dice_pips(game.dice)  # on the cleared frame: the lit pips only
-        r = self.reading if reading is None else reading
+        elif self.match and self.match.game is not None and self.match.game.dice:
+            out.dice_pips(self.match.game.dice)  # on the cleared frame: the lit pips only
+        if reading is None:
+            reading = self.reading
         if self.landed:
             pass  # the move's answer, ahead of its confirmation: its lights out
         elif self.tracker is not None:
-            out.reading(self.tracker.mover, r)
+            out.reading(self.tracker.mover, reading)
         else:
-            out.differences(r.missing, r.extra)
-        for side, point in self.untrusted:
-            out.point(side, point, WRONG)
+            out.differences(reading.missing, reading.extra)
+        if self.untrusted:
+            out.places(self.untrusted, WRONG)
         out.show()
 
     # --- the host's view -----------------------------------------------------------------------

@@ -28,8 +28,8 @@ class LedMap:
         self.ma_idle = current["ma_idle_per_led"]
         # The first LED of each place whose LEDs are a run of the chain (-1 if not): such a
         # place is lit with one slice write (points 0..23, then bars and trays by side).
-        places = self.points + list(self.bar) + list(self.tray)
-        self.first = array("h", [_run(ix) for ix in places])
+        self.places = self.points + list(self.bar) + list(self.tray)
+        self.first = array("h", [_run(ix) for ix in self.places])
 
 
 def _run(indices):
@@ -94,25 +94,38 @@ class Renderer:
 
     def point(self, side, point, rgb):
         """Light a place in `side`'s own numbering: 1..24 a point, 25 its bar, 0 its tray."""
-        m = self.map
         if point == 25:
-            place = 24 + side
-            indices = m.bar[side]
+            point = 24 + side  # the place (LedMap.places)
         elif point == 0:
-            place = 26 + side
-            indices = m.tray[side]
+            point = 26 + side
         else:
-            place = point - 1 if side == 0 else 24 - point  # physical(), without a call
-            indices = m.points[place]
-        first = m.first[place]
-        c = self.colour(rgb)
-        if first < 0:
-            for i in indices:
-                self._put(i, c)
+            point = point - 1 if side == 0 else 24 - point  # physical(), without a call
+        self._place(point, self.colour(rgb))
+
+    def _place(self, place, c):
+        # A place's LEDs in colour c (its 3 bytes), a run of the chain written in one loop
+        # (no slice: that allocates). Few locals, as in point(): a frame over 11 words
+        # comes from the heap, and its search is most of a slow lift's time.
+        m = self.map
+        i = m.first[place]
+        if i < 0:
+            self._scattered(m.places[place], c)
             return
-        n = len(indices)
-        self.frame[3 * first:3 * (first + n)] = c * n  # the place's LEDs at once
-        self.lit += (c[0] + c[1] + c[2]) * n
+        self.lit += (c[0] + c[1] + c[2]) * len(m.places[place])
+        place = 3 * (i + len(m.places[place]))  # the run's end
+        i *= 3
+        m = self.frame
+        while i < place:
+            m[i] = c[0]
+            m[i + 1] = c[1]
+            m[i + 2] = c[2]
+            i += 3
+
+    def _scattered(self, indices, c):
+        i = len(indices)
+        while i:  # as points()
+            i -= 1
+            self._put(indices[i], c)
 
     def dice(self, dice, rgb=DICE):
         """The dice's faces: every pip written, lit or dark."""
@@ -121,27 +134,30 @@ class Renderer:
     def dice_pips(self, dice, rgb=DICE, dark=False):
         """Light the pips of the dice's faces: on a cleared frame that is all there is to
         write (0.3 ms less of a Pico's lift than every pip). dark: darken all pips first."""
+        rgb = self.colour(rgb)
         m = self.map
-        c = self.colour(rgb)
-        c0, c1, c2 = c[0], c[1], c[2]
+        self._die(m.dice[0], dice[0] if dice else 0, rgb, dark)
+        self._die(m.dice[1], dice[1] if len(dice) > 1 else 0, rgb, dark)
+
+    def _die(self, pips, value, c, dark):
+        # One die: its pips dark if dark, then its face's lit in c (few locals: _place).
+        if dark:
+            self._dark(pips)
+        if value:
+            value = self.map.faces[value - 1]  # the pips lit
+            i = len(value)
+            while i:
+                i -= 1
+                self._put(pips[value[i]], c)
+
+    def _dark(self, pips):
         f = self.frame
-        lit = self.lit
-        for d in range(2):  # written out, no call per pip: a call costs a Pico 50 us
-            pips = m.dice[d]
-            if dark:
-                for i in pips:
-                    i *= 3
-                    lit -= f[i] + f[i + 1] + f[i + 2]
-                    f[i] = f[i + 1] = f[i + 2] = 0
-            value = dice[d] if d < len(dice) else 0
-            if value:
-                for pip in m.faces[value - 1]:
-                    i = 3 * pips[pip]
-                    f[i] = c0
-                    f[i + 1] = c1
-                    f[i + 2] = c2
-                    lit += c0 + c1 + c2
-        self.lit = lit
+        n = len(pips)
+        while n:
+            n -= 1
+            i = 3 * pips[n]
+            self.lit -= f[i] + f[i + 1] + f[i + 2]
+            f[i] = f[i + 1] = f[i + 2] = 0
 
     def refused(self):
         """The sign of a refused action: both dice red."""
@@ -151,8 +167,7 @@ class Renderer:
         """The tracker's reading for the mover `side`: what to do next, where."""
         if r.state == LIFTED:
             self.point(side, r.origin, ORIGIN)
-            for p in r.targets:
-                self.point(side, p, TARGET)
+            self.points(side, r.targets, TARGET)
         elif r.state == ILLEGAL:
             if r.origin >= 0:
                 self.point(side, r.origin, ORIGIN)
@@ -163,12 +178,24 @@ class Renderer:
         elif r.state == RESTORE:
             self.differences(r.missing, r.extra)
 
+    def points(self, side, points, rgb):
+        """Light each of points (side's numbering) in rgb."""
+        i = len(points)
+        while i:  # by index: an iterator takes 4 more words of the frame (see _place)
+            i -= 1
+            self.point(side, points[i], rgb)
+
+    def places(self, places, rgb):
+        """Light each (side, point) of places in rgb."""
+        i = len(places)
+        while i:  # as points()
+            i -= 1
+            self.point(places[i][0], places[i][1], rgb)
+
     def differences(self, missing, extra):
         """Places (side, point) where checkers are missing or extra (setting up, restoring)."""
-        for s, p in missing:
-            self.point(s, p, MISSING)
-        for s, p in extra:
-            self.point(s, p, EXTRA)
+        self.places(missing, MISSING)
+        self.places(extra, EXTRA)
 
     def show(self):
         """Send the frame with the scale that keeps it under the cap (the driver applies it

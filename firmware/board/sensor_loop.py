@@ -66,9 +66,12 @@ class SensorLoop:
         n = self.scanner.read_into(self.raw)
         if self._board is not None:  # a lift of the mover's checker is shown at once, and
             hand = self._board.hand()  # where it is put down answered at once
-            in_air = hand == 2 or hand == -2
-            sensing.lift_sign = 0 if in_air else hand
-            sensing.land_sign = hand // 2 if in_air else 0
+            if hand == 2 or hand == -2:  # (no more locals: 11 words keep the frame off
+                sensing.lift_sign = 0  # the heap, whose search costs a lift up to 5 ms)
+                sensing.land_sign = hand // 2
+            else:
+                sensing.lift_sign = hand
+                sensing.land_sign = 0
         changed = sensing.scan(self.raw, self._left, n)
         self.lifted = sensing.lifted if changed == 1 else -1
         if sensing.landing != self.landing:
