@@ -15,7 +15,8 @@ hand lifting the mover's checker to the first LED bit of its destinations (lift_
 the median, and its p95), the checker put down to the board's answer (place_to_answer_ms),
 lifts, and lights withdrawn (lifts' lights, withdrawn_lights; placements answered ahead of
 their confirmation and taken back, withdrawn_answers); and from the start of the scan that
-found each lift to the first LED bit (match_scan_to_led_ms, the median, and its worst).
+found each lift to the first LED bit (match_scan_to_led_ms, the median, its p95 and worst, and
+how many took 10 ms or more: match_scans_over_10ms).
 --firmware DIR: another firmware tree (an older commit's firmware/, to compare with). Exits
 1, after printing every figure, when the heap misses its goals: the largest free block
 under 40 KB once running or over the match, or the least free under 90 KB."""
@@ -216,7 +217,9 @@ class LightWatch:
     def figures(self, withdrawn):
         lifts, places, scans = sorted(self.lifts), sorted(self.places), sorted(self.scans)
         return {"match_scan_to_led_ms": _pct(scans, 50),
+                "match_scan_to_led_p95_ms": _pct(scans, 95),
                 "match_scan_to_led_worst_ms": _pct(scans, 100),
+                "match_scans_over_10ms": sum(1 for t in scans if t >= 10),
                 "lift_to_led_ms": _pct(lifts, 50), "lift_to_led_p95_ms": _pct(lifts, 95),
                 "lift_to_led_worst_ms": _pct(lifts, 100),
                 "place_to_answer_ms": _pct(places, 50), "place_to_answer_p95_ms": _pct(places, 95),
