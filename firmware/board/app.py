@@ -162,7 +162,21 @@ class App:
             return
         if changed:
             if loop.lifted >= 0:
-                self._lit_ahead(loop.lifted)
+                # A lift of the mover's checker on its first strong scan: its destinations
+                # go out (the device's deferred frame too) before the board reads the whole
+                # of its view, the scan's longest part: a person waits for the lights.
+                # (Here, not in a method of its own: a frame with a handler passes 11 words,
+                # and such a frame comes from the heap, whose search costs a lift up to ms.)
+                try:
+                    drawn = self.board.on_lift(loop.lifted)
+                except Exception as e:  # noqa: B902
+                    self._board_fault(e)
+                    drawn = False
+                if drawn:
+                    try:
+                        self.renderer.flush()
+                    except Exception as e:  # noqa: B902
+                        self._fault("leds", e)
             try:
                 self.board.on_sensed(loop.sensed)
             except Exception as e:  # noqa: B902
@@ -175,21 +189,6 @@ class App:
                 self.board.on_landing(loop.landing)
             except Exception as e:  # noqa: B902
                 self._board_fault(e)
-
-    def _lit_ahead(self, slot):
-        # A lift of the mover's checker on its first strong scan: its destinations go out
-        # (the device's deferred frame too) before the board reads the whole of its view,
-        # the scan's longest part: a person waits for the lights.
-        try:
-            drawn = self.board.on_lift(slot)
-        except Exception as e:  # noqa: B902
-            self._board_fault(e)
-            return
-        if drawn:
-            try:
-                self.renderer.flush()
-            except Exception as e:  # noqa: B902
-                self._fault("leds", e)
 
     def learn(self):
         """After a scan that changed something (and after its LEDs went out: a person

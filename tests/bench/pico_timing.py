@@ -156,7 +156,7 @@ board = Controller(time, random, None, renderer)
 
 def turn_of_loop():
     # board.app.App.run's turn, up to the sleep: sense (a lift on its first strong scan
-    # lit ahead, App._lit_ahead), flush, learn, tick.
+    # lit ahead, as App.sense does), flush, learn, tick.
     changed = loop.scan()
     stamp[4] = stamp[3]
     if changed:

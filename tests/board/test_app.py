@@ -432,3 +432,31 @@ def test_a_lift_goes_to_the_leds_within_its_scan_before_the_board_reads_its_view
     assert seen[-1] == (True, [], False) and renderer.pending
     renderer.flush()
     assert not lit(src) and rig.leds.frames == frames + 2
+
+
+@with_rig
+def test_a_fault_in_a_lifts_early_lights_is_told_and_the_board_still_reads_the_scan(rig, path):
+    # The lift lit ahead of the board's reading raises: the host hears of a board fault,
+    # the board goes back to its journal, and the same scan's view still reaches it, so the
+    # lift is shown all the same and nothing is committed.
+    from board.tracker import LIFTED
+
+    board = rig.app.board
+    scans, side, put, lit = _rolled_3_1(rig)
+    src = 8
+    dsts = [d for d in board.tracker.turn.destinations(src) if d]
+    seq = rig.app.journal.last_seq
+
+    def broken(slot):
+        raise RuntimeError("drawing failed")
+
+    board.on_lift = broken
+    rig.link.sent = []
+    put(src, -1)
+    scans(1)
+    faults = [json.loads(b.decode()) for b in rig.link.sent]
+    faults = [m for m in faults if m.get("live") == "fault"]
+    assert [(m["task"], m["error"]) for m in faults] == [("board", "RuntimeError: drawing failed")]
+    assert board.reading.state == LIFTED and board.reading.origin == src
+    assert lit(src) and all(lit(d) for d in dsts)
+    assert rig.app.journal.last_seq == seq and not board.tracker.turn.moves
