@@ -27,7 +27,7 @@ class LedMap:
         self.ma_per_channel = current["ma_per_channel"]
         self.ma_idle = current["ma_idle_per_led"]
         # The first LED of each place whose LEDs are a run of the chain (-1 if not): such a
-        # place is lit with one slice write (points 0..23, then bars and trays by side).
+        # place is lit in one loop (points 0..23, then bars and trays by side: places).
         self.places = self.points + list(self.bar) + list(self.tray)
         self.first = array("h", [_run(ix) for ix in self.places])
 
