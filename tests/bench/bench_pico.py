@@ -206,7 +206,12 @@ class LightWatch:
             frame(grb)
             for name, times in (("_lift", self.lifts), ("_place", self.places)):
                 wait = getattr(self, name)
-                if wait is not None and pico.led_at >= wait[0] and pico.leds != wait[1]:
+                # The answer is a frame from a scan that began after the hand moved (one
+                # that began before read the table as it was), not one the board sent for
+                # something else: a frame 0.8 ms after a lift, with no scan in the 1.2 s
+                # before it, was once counted as its answer, 1.2 s from its scan.
+                if wait is not None and pico.scan_before_led >= wait[0] and \
+                        pico.leds != wait[1]:
                     times.append((pico.led_at - wait[0]) / 1000)
                     setattr(self, name, None)
                     if name == "_lift":
