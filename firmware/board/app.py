@@ -166,7 +166,7 @@ class App:
                 # go out (the device's deferred frame too) before the board reads the whole
                 # of its view, the scan's longest part: a person waits for the lights.
                 # (Here, not in a method of its own: a frame with a handler passes 11 words,
-                # and such a frame comes from the heap, whose search costs a lift up to ms.)
+                # and such a frame comes from the heap, whose search slows a lift: board.leds.)
                 try:
                     drawn = self.board.on_lift(loop.lifted)
                 except Exception as e:  # noqa: B902

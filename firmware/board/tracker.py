@@ -53,8 +53,8 @@ class Sensed:
         """The same, for the points of the first n slots in `changed` only (a scan's
         changes: a lift costs one point, not the whole board)."""
         bar = 0
-        while n:  # (few locals: a frame over 11 words comes from the heap, whose search
-            n -= 1  # cost a Pico's lift up to 0.3 ms a call)
+        while n:  # (few locals: a frame over 11 words comes from the heap, and that
+            n -= 1  # search is most of a slow lift's time: see board.leds)
             if changed[n] < BAR_FIRST:
                 self._point(codes, changed[n] // POINT_SLOTS + 1)
             else:
