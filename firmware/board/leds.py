@@ -111,8 +111,9 @@ class Renderer:
         if i < 0:
             self._scattered(m.places[place], c)
             return
-        self.lit += (c[0] + c[1] + c[2]) * len(m.places[place])
-        place = 3 * (i + len(m.places[place]))  # the run's end
+        place = len(m.places[place])  # the run's length (no more locals: see above)
+        self.lit += (c[0] + c[1] + c[2]) * place
+        place = 3 * (i + place)  # its end
         i *= 3
         m = self.frame
         while i < place:
