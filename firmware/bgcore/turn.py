@@ -41,9 +41,9 @@ class Turn:
         self.moves = []  # one tuple of Steps per placed checker, in order
         self._position = None  # the position as played so far, once asked for
         # Per point, its destinations once known (worked out ahead of a lift by prepare(),
-        # a board lights them at once): 5 bytes each, how many and up to 4 points (4 steps
-        # of a double, or a, b and a + b). None: none known.
-        self._dests = None
+        # a board lights them at once), a tuple made once: a lift's takes nothing from the
+        # heap, by point. None: none known.
+        self._dests = None  # type: dict | None
         self._ahead = BAR  # the next point prepare() looks at
 
     # --- what the player may do -------------------------------------------------------------
@@ -53,26 +53,19 @@ class Turn:
         a chain of dice, each landing open and the rest of the roll still playable."""
         if not _is_point(src, 1, BAR) or not self._me[src] or not self._left:
             return ()
-        known = self._dests  # (few locals: a call's frame over 11 words comes from the heap)
-        if known is None or known[5 * src] == 255:
+        known = self._dests
+        if known is None or src not in known:
             known = self._work_out(src)
-        src *= 5
-        return tuple(known[src + 1:src + 1 + known[src]])
+        return known[src]
 
     def _work_out(self, src):
-        # The table of destinations (5 bytes a point: how many, then which) with src's.
+        # The destinations by point, with src's.
         known = self._dests
         if known is None:
-            known = self._dests = bytearray(b"\xff" * 130)
-        at = 5 * src
+            known = self._dests = {}
         seen = bytearray(26)
         self._explore(src, seen, None, None)
-        n = 0
-        for p in range(25, -1, -1):
-            if seen[p]:
-                n += 1
-                known[at + n] = p
-        known[at] = n
+        known[src] = tuple(p for p in range(25, -1, -1) if seen[p])
         return known
 
     def prepare(self):
@@ -81,7 +74,7 @@ class Turn:
         while self._ahead > 0:
             p = self._ahead
             self._ahead -= 1
-            if self._me[p] and (self._dests is None or self._dests[5 * p] == 255):
+            if self._me[p] and (self._dests is None or p not in self._dests):
                 self.destinations(p)
                 return True
         return False
