@@ -64,6 +64,8 @@ class Renderer:
         self._sent = bytearray(len(self.frame))
         self._sent_scale = -1
         self._colours = {}  # rgb -> (brightness, its bytes): colour()
+        for rgb in (ORIGIN, TARGET, WRONG, HIT, MISSING, EXTRA, DICE, REFUSED):
+            self.colour(rgb)  # made now: a lift is drawn with the heap locked (board.heap)
 
     def clear(self):
         self.frame[:] = self._zero
