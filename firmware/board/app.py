@@ -7,6 +7,7 @@ import json
 
 from board.controller import Controller
 from board.archive import Archive
+from board import heap
 from board.journal import Journal, Resync
 from board.leds import LedMap, Renderer
 from board.protocol import Protocol
@@ -87,6 +88,7 @@ class App:
         self.least_free = _mem_free()
         self._mem_at = self._leds_at
         self.faults = 0  # every fault a task survived, numbered for the host
+        self.heap_refused = 0  # lifts lit ahead that needed the locked heap after all (sense)
         self._fault_at = None
         self._compact_error = None  # the compaction failure last reported
 
@@ -164,17 +166,30 @@ class App:
             if loop.lifted >= 0:
                 # A lift of the mover's checker on its first strong scan: its destinations
                 # go out (the device's deferred frame too) before the board reads the whole
-                # of its view, the scan's longest part: a person waits for the lights.
-                # (Here, not in a method of its own: a frame with a handler passes 11 words,
-                # and such a frame comes from the heap, whose search slows a lift: board.leds.)
+                # of its view, the scan's longest part: a person waits for the lights. With
+                # the heap locked, as the sensing ran (board.heap). Where they would need
+                # the heap after all (destinations not worked out ahead yet, a colour at a
+                # new brightness), on_sensed draws the lift as ever and the loop sends it.
+                drawn = False
                 try:
-                    drawn = self.board.on_lift(loop.lifted)
+                    heap.lock()
+                    try:
+                        drawn = self.board.on_lift(loop.lifted)
+                    finally:
+                        heap.unlock()
+                except MemoryError:
+                    self.heap_refused += 1
                 except Exception as e:  # noqa: B902
                     self._board_fault(e)
-                    drawn = False
                 if drawn:
                     try:
-                        self.renderer.flush()
+                        heap.lock()
+                        try:
+                            self.renderer.flush()
+                        finally:
+                            heap.unlock()
+                    except MemoryError:  # still pending: the loop's flush sends it
+                        self.heap_refused += 1
                     except Exception as e:  # noqa: B902
                         self._fault("leds", e)
             try:
@@ -498,7 +513,7 @@ class App:
                 self.least_free = free  # the least seen, now included
             return {"free": free, "least_free": self.least_free, "largest": _largest_block(),
                     "withdrawn": self.sensor_loop.sensing.withdrawn,
-                    "unlanded": self.board.unlanded}
+                    "unlanded": self.board.unlanded, "heap_refused": self.heap_refused}
         return {}
 
     def _new(self, args):

@@ -13,6 +13,7 @@ the application (sim.virtual_board) both run it.
         loop.learn(board)
 """
 
+from board import heap
 from board.sensing import Sensing
 from board.tracker import Sensed
 
@@ -64,15 +65,11 @@ class SensorLoop:
         sensing = self.sensing
         sensing.finish(self.raw)  # what the last scan left, before its readings go
         n = self.scanner.read_into(self.raw)
-        if self._board is not None:  # a lift of the mover's checker is shown at once, and
-            hand = self._board.hand()  # where it is put down answered at once
-            if hand == 2 or hand == -2:  # (no more locals: 11 words keep the frame off
-                sensing.lift_sign = 0  # the heap, whose search costs a lift up to 5 ms)
-                sensing.land_sign = hand // 2
-            else:
-                sensing.lift_sign = hand
-                sensing.land_sign = 0
-        changed = sensing.scan(self.raw, self._left, n)
+        heap.lock()  # the pipeline's calls take their frames from the C stack (board.heap)
+        try:
+            changed = self._pipeline(n)
+        finally:
+            heap.unlock()
         self.lifted = sensing.lifted if changed == 1 else -1
         if sensing.landing != self.landing:
             self.landing = sensing.landing
@@ -94,6 +91,20 @@ class SensorLoop:
         if self._looked:
             self.sensed.read(sensing.frame)
         return self._looked
+
+    def _pipeline(self, n):
+        # The sensing of the readings, n of them outside their windows: nothing here
+        # allocates but call frames (scan() runs it with the heap locked).
+        sensing = self.sensing
+        if self._board is not None:  # a lift of the mover's checker is shown at once, and
+            hand = self._board.hand()  # where it is put down answered at once
+            if hand == 2 or hand == -2:
+                sensing.lift_sign = 0
+                sensing.land_sign = hand // 2
+            else:
+                sensing.lift_sign = hand
+                sensing.land_sign = 0
+        return sensing.scan(self.raw, self._left, n)
 
     def learn(self, board):
         """After a scan that changed the board's view (and after its LEDs went out: a person

@@ -294,16 +294,20 @@ def test_mem_tells_the_free_heap_the_least_seen_and_the_largest_block(rig, path)
 
 
 
-def _rolled_3_1(rig):
+def _rolled_3_1(rig, ahead=True):
     """A money game at its first turn, 3-1 thrown, the checkers in the starting position:
     (scans(n): n scans 10 ms apart, the mover's side, put(p, n): n more of the mover's
-    checkers on its point p, lit(p): whether the mover's point p is lit)."""
+    checkers on its point p, lit(p): whether the mover's point p is lit). ahead: each scan
+    is followed by the board's tick, as in the device's loop (the destinations of the
+    checkers the mover may lift are worked out ahead, one point a tick)."""
     clock = rig.hw.clock
 
     def scans(n):
         for _ in range(n):
             clock.advance(10)
             rig.app.scan()
+            if ahead:
+                rig.app.board.tick()
 
     start = Position.initial()
     counts = [list(start.mover), list(start.opponent)]  # white's, black's (own numbering)
@@ -432,6 +436,99 @@ def test_a_lift_goes_to_the_leds_within_its_scan_before_the_board_reads_its_view
     assert seen[-1] == (True, [], False) and renderer.pending
     renderer.flush()
     assert not lit(src) and rig.leds.frames == frames + 2
+
+
+@with_rig
+def test_a_lifts_sensing_and_lights_run_with_the_heap_locked(rig, path):
+    # On MicroPython a call whose frame passes 11 words then takes it from the C stack, not
+    # from the heap, whose first-fit search made a Pico's slowest lifts a third slower;
+    # and nothing in them can start a collection (board.heap). Each piece is seen running
+    # locked (the lock's depth: unlocking once gives 0 when it was locked once, then it is
+    # locked again) and the lift is lit, nothing refused. CPython has no such heap.
+    import sys
+
+    if sys.implementation.name != "micropython":
+        return
+    import micropython  # type: ignore[import-not-found]
+
+    from board.tracker import LIFTED
+
+    board = rig.app.board
+    sensing = rig.app.sensor_loop.sensing
+    scans, side, put, lit = _rolled_3_1(rig)
+    depth = [-1, -1, -1]
+    unlock, lock = micropython.heap_unlock, micropython.heap_lock
+
+    # (defaults, not a closure's cells: a call with more than five in all copies them to
+    # the heap)
+    def sensing_scan(raw, left, n, scan=sensing.scan, depth=depth, unlock=unlock, lock=lock):
+        depth[0] = unlock()
+        lock()
+        return scan(raw, left, n)
+
+    def lifting(slot, on_lift=board.on_lift, depth=depth, unlock=unlock, lock=lock):
+        depth[1] = unlock()
+        lock()
+        return on_lift(slot)
+
+    def flushing(flush=rig.app.renderer.flush, depth=depth, unlock=unlock, lock=lock):
+        depth[2] = unlock()
+        lock()
+        return flush()
+
+    sensing.scan, board.on_lift, rig.app.renderer.flush = sensing_scan, lifting, flushing
+    rig.app.renderer.deferred = True
+    put(8, -1)
+    rig.hw.clock.advance(10)
+    rig.app.sense()
+    assert board.reading.state == LIFTED and lit(8)
+    assert depth == [0, 0, 0] and rig.app.heap_refused == 0, depth
+
+
+@with_rig
+def test_a_lift_not_worked_out_ahead_is_lit_in_its_scan_all_the_same(rig, path):
+    # Its destinations would have to be worked out on the heap, which the lift's early
+    # lights may not touch: the board's reading of the scan draws it, and the loop sends it.
+    from board.tracker import LIFTED
+
+    board = rig.app.board
+    scans, side, put, lit = _rolled_3_1(rig, ahead=False)
+    renderer = rig.app.renderer
+    renderer.deferred = True
+    renderer.flush()
+    dsts = [d for d in (7, 5, 4)]
+    put(8, -1)
+    rig.hw.clock.advance(10)
+    rig.app.sense()
+    renderer.flush()  # as the loop does after the scan
+    assert board.reading.state == LIFTED and lit(8) and all(lit(d) for d in dsts)
+    import sys
+
+    assert rig.app.heap_refused == (1 if sys.implementation.name == "micropython" else 0)
+
+
+@with_rig
+def test_a_fault_in_the_sensing_is_told_and_leaves_the_heap_unlocked(rig, path):
+    # The sensing runs with the heap locked (board.heap); when it raises, the heap is
+    # unlocked all the same: the fault is told (its message made on the heap) and the
+    # board goes on scanning and answering.
+    sensing = rig.app.sensor_loop.sensing
+    scan = sensing.scan
+
+    def broken(raw, left, n):
+        raise ValueError("bad frame")
+
+    sensing.scan = broken
+    rig.link.sent = []
+    rig.hw.clock.advance(10)
+    rig.app.scan()
+    faults = [json.loads(b.decode()) for b in rig.link.sent]
+    assert [(m["task"], m["error"]) for m in faults if m.get("live") == "fault"] == \
+        [("scanner", "ValueError: bad frame")]
+    sensing.scan = scan
+    rig.hw.clock.advance(10)
+    rig.app.scan()
+    assert bytearray(4096) and any(m.get("hello") == "bgboard" for m in rig.ask({"cmd": "hello"}))
 
 
 @with_rig
