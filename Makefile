@@ -147,6 +147,7 @@ bench: bytecode testcode system-deps
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=192K tests/bench/bench_stress.py 6
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=192K tests/bench/bench_board.py
 	MICROPYPATH=build/bytecode $(MPY) -X heapsize=$(APP_HEAP) tests/bench/bench_lift.py 4 3 10
+	MICROPYPATH=build/bytecode $(MPY) -X heapsize=$(APP_HEAP) tests/bench/bench_compact.py
 	MICROPYPATH=build/bytecode:.frozen $(MPY) -X heapsize=512K tests/bench/mem_report.py
 	$(BIN)/python tests/bench/bench_engine.py
 	$(BIN)/python tests/bench/bench_analysis.py

@@ -240,8 +240,9 @@ class App:
                 self._fault("scanner", e)
 
     def step(self):
-        """Everything between two scans: serial, buttons, time, and once a second what
-        run()'s loop does then (the free heap, a journal compaction that failed)."""
+        """Everything between two scans: serial, buttons, time, a step of the journal's
+        compaction, and once a second what run()'s loop does then (the free heap, a journal
+        compaction that failed)."""
         self._serial()
         self._buttons_and_time()
         self._follow_supply()
@@ -250,6 +251,10 @@ class App:
         except Exception as e:  # noqa: B902
             self._fault("supply", e)
         self._leds()
+        try:
+            self.journal.step()  # as run() does each turn
+        except Exception as e:  # noqa: B902
+            self._fault("compact", e)
 
     def _buttons_and_time(self):
         try:
@@ -331,10 +336,10 @@ class App:
         self.protocol.send({"live": "leds", "lit": lit})
 
     async def run(self):
-        """The loop on the device, as asyncio tasks: scanning (sensors, buttons, time)
-        every SCAN_MS, a frame the scan changed sent at once; the serial line every
-        SERIAL_MS; the LEDs a command or timer changed, every LED_MS. Each await lets USB
-        and the REPL's Ctrl-C through."""
+        """The loop on the device, as asyncio tasks: scanning (sensors, buttons, time, a
+        step of the journal's compaction) every SCAN_MS, a frame the scan changed sent at
+        once; the serial line every SERIAL_MS; the LEDs a command or timer changed, every
+        LED_MS. Each await lets USB and the REPL's Ctrl-C through."""
         import asyncio
         sleep_ms = getattr(asyncio, "sleep_ms", None) or (lambda ms: asyncio.sleep(ms / 1000))
         self.renderer.deferred = True
@@ -361,6 +366,10 @@ class App:
                 protocol.release()
             except Exception as e:  # noqa: B902
                 self._fault("link", e)
+            try:  # a bounded step of the journal's compaction, once past 5/8 of its budget:
+                self.journal.step()  # at once, at 3/4, it held this loop for a second
+            except Exception as e:  # noqa: B902
+                self._fault("compact", e)
             try:
                 self._each_second()
             except Exception as e:  # noqa: B902

@@ -5,8 +5,10 @@ The file ("journal.arc") is a journal of its own (board.journal's lines, no snap
 header {"id": the journal's id, "base": B, "first": B + 1, "snap": null}, then events
 B+1, B+2, ... byte for byte as the journal held them. Compaction appends the events it is
 about to drop (before the journal is rewritten: a power cut between leaves them in both,
-never in neither). The host's "ack" of seq N (bgboard log, once they are on its disk)
-rewrites the file without the events up to N.
+never in neither); in steps (board.compaction), a step's lines at a time, each counted in
+once written and closed, so that the host's reads and acks go on between them. The host's
+"ack" of seq N (bgboard log, once they are on its disk) rewrites the file without the events
+up to N.
 
 Full: compaction cannot drop what the archive cannot take, so the journal fills and the
 board refuses actions until the host takes the archive. Before that, a new match is
@@ -19,6 +21,7 @@ from board.journal import Journal, Resync
 
 RESERVE = 8  # a new match needs 1/RESERVE of the archive free: room to finish it
 _ENOSPC = 28
+_EIO = 5
 
 
 class Archive(Journal):
@@ -86,8 +89,6 @@ class Archive(Journal):
         (nothing written) if they do not fit."""
         if not self.ready():
             return
-        if self._torn:  # a take that failed left part of a line: end it first
-            self._mend()
         last = self.last_seq
         total = 0
         for line, j, seq in self._owner._event_lines():
@@ -95,11 +96,8 @@ class Archive(Journal):
                 total += len(line)
         if total == 0:
             return
-        if self._size + total > self.max_bytes:
-            raise OSError(_ENOSPC, "the archive is full (%d of %d bytes): connect the host "
-                          "and run bgboard log" % (self._size, self.max_bytes))
-        self._broken = True  # until every line is written: read again if one fails
-        out = self.storage.open(self.name, "ab")
+        self.room_for(total)
+        out = self.writer(last)
         try:
             lines = self._owner._event_lines()
             try:
@@ -111,8 +109,31 @@ class Archive(Journal):
                 lines.close()
         finally:
             out.close()
+        self.put(last, total)
+
+    # -- a take in parts (board.compaction: a step's lines at a time) --------------------------
+    def room_for(self, total):
+        """Before a take: a torn line a failed one left is ended; OSError 28 (nothing more
+        written) if total more bytes do not fit."""
+        if self._torn:
+            self._mend()
+        if self._size + total > self.max_bytes:
+            raise OSError(_ENOSPC, "the archive is full (%d of %d bytes): connect the host "
+                          "and run bgboard log" % (self._size, self.max_bytes))
+
+    def writer(self, last):
+        """The file opened to append lines after event `last`: once they are written and it
+        is closed, put() counts them in. OSError 5 if the archive no longer ends at last (a
+        part that failed: ready() reads it again)."""
+        if self._broken or self.last_seq != last:
+            raise OSError(_EIO)
+        self._broken = True  # until the lines are written: read again if one fails
+        return self.storage.open(self.name, "ab")
+
+    def put(self, last, n):
+        """writer()'s lines, n bytes up to event last, are on flash."""
         self.last_seq = last
-        self._size += total
+        self._size += n
         self._broken = False
 
     def trim(self, upto):

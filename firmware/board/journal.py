@@ -24,6 +24,13 @@ on from there under the same id, the events before the damage kept and a declare
 the ones lost: the damage costs the events up to it (at most the game it lies in), not
 everything after it (board.journal_repair).
 
+Compaction replaces the file with a snapshot (the header's) and the last events, what it
+drops going to the archive first (board.archive). The board's loop does it in small steps
+(step(): board.compaction, a few lines a turn) once the file passes STEPWISE/8 of its
+budget, appends and readers going on between the steps; past 3/4, append() does it at once
+(compact(), abandoning one in steps), which holds the loop for all of it (a second on a
+Pico for 32 KB).
+
 Power cuts and failed writes: an append only adds at the end (a cut leaves at most a torn
 last line, which the next append first ends with "!\n"); everything rewritten
 (creation, compaction, repair) is written whole to
@@ -38,6 +45,9 @@ _NEW = ".new"
 _BAD = ".bad"
 _ENOSPC = 28
 _EIO = 5
+# Past STEPWISE/8 of max_bytes the board's loop compacts the journal a step a turn (step());
+# past 6/8 (needs_compact) append() compacts it at once, holding the loop for all of it.
+STEPWISE = 5
 KEPT_BYTES = 65536  # the journals kept aside (damaged, or not replayable) take at most this
 
 
@@ -64,11 +74,12 @@ def _new_id():
 class Journal:
     def __init__(self, storage, max_bytes=32768, keep=128, snapshot=None, name="journal"):
         """storage: a FlashStorage (or a directory name for one). max_bytes: the journal
-        file never exceeds it (it compacts at 3/4 of it down to at most 1/2; an event may
-        take at most 1/4 and a snapshot at most 1/2). keep: compaction keeps the last keep
-        events for since() (fewer if they would not fit in half the budget). snapshot: an
-        optional function called inside append() after an event is on flash when the
-        journal must compact: it returns the state with that event already applied."""
+        file never exceeds it (it compacts in steps from 5/8 of it, at once at 3/4, down to
+        at most 1/2 and the events appended meanwhile; an event may take at most 1/4 and a
+        snapshot at most 1/2). keep: compaction keeps the last keep events for since()
+        (fewer if they would not fit in half the budget). snapshot: an optional function
+        called when the journal must compact (inside append() after an event is on flash,
+        or as step() begins one): it returns the state after the last event stored."""
         if isinstance(storage, str):
             from board.storage import FlashStorage
 
@@ -78,9 +89,11 @@ class Journal:
         self.max_bytes = max_bytes
         self.keep = keep
         self.snapshot = snapshot  # board.controller.Controller sets its own
-        self.compact_error = None  # why the last compaction inside append() failed
+        self.compact_error = None  # why the last compaction (in append() or step()) failed
         self.archive = None  # board.archive.Archive sets itself: it keeps what compaction drops
         self.unkept = None
+        self._stepper = None  # a compaction in steps under way (board.compaction.steps)
+        self._step_failed = -1  # the last_seq at which one failed: tried again after it
         self.id = self.last_seq = self._base = self._size = 0
         self._first = 1
         try:
@@ -113,6 +126,11 @@ class Journal:
     @property
     def needs_compact(self):
         return self._size > self.max_bytes * 3 // 4
+
+    @property
+    def compacting(self):
+        """A compaction in steps is under way (step())."""
+        return self._stepper is not None
 
     def since(self, seq, limit=0):
         """The events with seq greater than the given one, oldest first, each a new dict
@@ -238,9 +256,60 @@ class Journal:
         self._size += size
         return True
 
+    def step(self):
+        """One step of a compaction in steps (board.compaction), for the board's loop to call
+        each turn: one begins past STEPWISE/8 of max_bytes (with snapshot(), so not without
+        it), long before append() would compact at once. A step reads at most
+        board.compaction.STEP_LINES lines and writes them at most once. A failure leaves
+        the journal as it was; it is kept in compact_error and tried again after the next
+        append. Returns whether one is under way."""
+        if self._stepper is None and (self._size * 8 <= self.max_bytes * STEPWISE or
+                                      self.last_seq == self._step_failed or
+                                      self.snapshot is None or self._broken):
+            return False  # (the loop's usual turn: no frame with a handler from the heap)
+        return self._step()
+
+    def _step(self):
+        stepper = self._stepper
+        try:
+            if stepper is None:
+                snapshot = self.snapshot
+                if snapshot is None:  # (step() saw to it; for the type checker)
+                    return False
+                from board.compaction import steps  # loaded when the first one begins
+
+                stepper = self._stepper = steps(self, snapshot())
+            next(stepper)
+            return True
+        except StopIteration:
+            self._stepper = None
+            self.compact_error = None
+        except Exception as e:  # noqa: B902 - OSError, MemoryError: the journal stays as it was
+            self.compact_error = e
+            self._step_failed = self.last_seq
+            try:
+                self._abandon()
+            except Exception:  # noqa: B902 - a leftover journal.new: removed on opening
+                pass
+        return False
+
+    def _abandon(self):
+        # A compaction in steps under way stops: journal.new is closed and removed.
+        stepper = self._stepper
+        if stepper is None:
+            return
+        self._stepper = None
+        try:
+            stepper.close()  # its file closes (the generator's finally)
+        except Exception:  # noqa: B902 - it is removed all the same
+            pass
+        self.storage.remove(self.name + _NEW)
+
     def compact(self, snapshot):
         """Replace the journal with snapshot (the state after event last_seq) and the most
-        recent events (up to keep), atomically."""
+        recent events (up to keep), atomically, at once (a compaction in steps under way is
+        abandoned)."""
+        self._abandon()
         if self._broken:
             self._open()
         last = self.last_seq
@@ -276,6 +345,8 @@ class Journal:
     def _open(self):
         # Until it is read (and repaired) whole: a write that fails in a repair leaves it
         # broken, and the next append opens it again.
+        self._abandon()  # read again, perhaps rewritten: what it had found no longer holds
+        self._step_failed = -1
         self._broken = True
         self._torn = False
         self._read()

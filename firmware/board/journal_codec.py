@@ -61,10 +61,11 @@ def header_size(hdr, tag="h"):
     return 10 + s.n, s.crc
 
 
-def write_header(out, hdr, tag="h"):
+def write_header(out, hdr, tag="h", known=None):
     """Write hdr's line (a header, or a restart point's tag) to out without building it;
-    returns its size."""
-    size, crc = header_size(hdr, tag)
+    returns its size. known: header_size(hdr, tag) if it was had (a compaction in steps
+    has it a step before: each is a pass over the snapshot)."""
+    size, crc = known or header_size(hdr, tag)
     out.write(("%08x " % crc).encode())
     json.dump(hdr, Stream(tag, out))
     out.write(b"\n")
@@ -89,13 +90,24 @@ class Lines:
     line longer than the buffer is measured first, then read whole into its own piece. A
     line longer than limit comes in pieces."""
 
-    def __init__(self, f, limit):
-        self._f = f
+    def __init__(self, f, limit, at=0):
         self._limit = limit
         self._buf = bytearray(CHUNK)
+        self.start(f, at)
+
+    def start(self, f, at=0):
+        """Read f from byte `at` on (a compaction's steps read on where the last one stopped,
+        each with the file opened again, through one reader and its buffer)."""
+        if at:
+            f.seek(at)
+        self._f = f
         self._pos = 0  # the unread part of _buf: _pos.._end
         self._end = 0
-        self._at = 0  # where the file is: the offset of _buf's end
+        self._at = at  # where the file is: the offset of _buf's end
+
+    def tell(self):
+        """Where the next line starts in the file."""
+        return self._at - (self._end - self._pos)
 
     def _fill(self):
         n = self._f.readinto(self._buf) or 0
@@ -115,7 +127,7 @@ class Lines:
             line = buf[self._pos : i + 1]
             self._pos = i + 1
             return line
-        start = self._at - (self._end - self._pos)
+        start = self.tell()
         n = self.skip()
         line = bytearray(n)
         self._f.seek(start)

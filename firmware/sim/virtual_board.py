@@ -77,7 +77,8 @@ class VirtualBoard:
             self.emit(msg)
 
     def scan(self):
-        """One scan period: read the sensors, tell the board what changed, let time pass."""
+        """One scan period: read the sensors, tell the board what changed, let time pass,
+        take a step of the journal's compaction (if one is under way or due)."""
         self.clock.advance(self.scan_ms)
         if self.app is not None:
             self.app.scan()
@@ -95,6 +96,9 @@ class VirtualBoard:
             loop.landing_moved = False
             self.board.on_landing(loop.landing)
         self.board.tick()
+        journal = self.board.journal
+        if journal is not None:  # a step of its compaction, as the App's loop takes each turn
+            journal.step()
 
     def wait(self, ms):
         while ms > 0:

@@ -5,6 +5,8 @@
 # real cut would: the bytes written so far are on disk (a write is cut in the middle), no
 # later rename or remove happens. After the cut every further write step raises again (the
 # board is off). Reading is not a step. A clean run (cut_at=-1) counts its steps in .steps.
+# Beside it: FailingStorage (writes that fail, the board powered), FullFlash (a full flash)
+# and Metered (what is read and written, counted: a compaction's steps).
 from board.storage import FlashStorage
 
 
@@ -132,6 +134,69 @@ class _Bounded:
             if room > 0:
                 self._f.write(data[:room])
             raise OSError(28, "no space left on the flash")
+        return self._f.write(data)
+
+    def flush(self):
+        self._f.flush()
+
+    def close(self):
+        self._f.close()
+
+
+class Metered(FlashStorage):
+    """Counts what a step reads and writes: the files opened to read, the bytes read, the
+    lines written (newlines, to journal.new and journal.arc alike)."""
+
+    def __init__(self, root):
+        FlashStorage.__init__(self, root)
+        self.reset()
+
+    def reset(self):
+        self.opened = self.bytes_read = self.lines = 0
+
+    def open(self, name, mode="rb"):
+        f = FlashStorage.open(self, name, mode)
+        if "r" in mode:
+            self.opened += 1
+        return _Metered(self, f)
+
+    def longest(self, name):
+        """The file's longest line: a compaction's step reads at most STEP_LINES of them,
+        each twice at most (board.journal_codec.Lines: measured, then read whole)."""
+        from board.journal_codec import Lines
+
+        r = Lines(FlashStorage.open(self, name, "rb"), 1 << 16)
+        try:
+            n = 0
+            while True:
+                line = r.next()
+                if not line:
+                    return n
+                n = max(n, len(line))
+        finally:
+            r.close()
+
+
+class _Metered:
+    def __init__(self, st, f):
+        self._st = st
+        self._f = f
+
+    def readinto(self, buf):
+        n = self._f.readinto(buf)
+        self._st.bytes_read += n or 0
+        return n
+
+    def seek(self, at):
+        return self._f.seek(at)
+
+    def read(self, n=-1):  # FlashStorage.read (an App's calibration)
+        data = self._f.read(n)
+        self._st.bytes_read += len(data)
+        return data
+
+    def write(self, data):
+        self._st.lines += bytes(data).count(b"\n")
         return self._f.write(data)
 
     def flush(self):

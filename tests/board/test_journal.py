@@ -398,8 +398,8 @@ def _run(storage, log):
         log["done"] = i
 
 
-def _verify_after_cut(d, log):
-    j = Journal(FlashStorage(d), max_bytes=_CUT_MAX, keep=_CUT_KEEP)
+def _verify_after_cut(d, log, max_bytes=_CUT_MAX):
+    j = Journal(FlashStorage(d), max_bytes=max_bytes, keep=_CUT_KEEP)
     assert j.status in ("ok", "repaired", "new"), j.status
     assert j.status != "new" or log["done"] == 0
     last = j.last_seq
@@ -415,7 +415,7 @@ def _verify_after_cut(d, log):
     _check_events(list(j.since(j.first_seq - 1)), j.first_seq, last)
     # the numbering goes on without a gap or a duplicate
     assert j.append(_event(last + 1)) == last + 1
-    j = Journal(FlashStorage(d), max_bytes=_CUT_MAX, keep=_CUT_KEEP)
+    j = Journal(FlashStorage(d), max_bytes=max_bytes, keep=_CUT_KEEP)
     assert j.status == "ok" and j.last_seq == last + 1
     _check_events(list(j.since(j.first_seq - 1)), j.first_seq, last + 1)
     assert sorted(os.listdir(d)) == ["journal"]
