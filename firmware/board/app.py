@@ -88,7 +88,7 @@ class App:
         self.least_free = _mem_free()
         self._mem_at = self._leds_at
         self.faults = 0  # every fault a task survived, numbered for the host
-        self.heap_refused = 0  # lifts lit ahead that needed the locked heap after all (sense)
+        self.heap_refused = 0  # lifts lit ahead that needed the heap after all (sense)
         self._fault_at = None
         self._compact_error = None  # the compaction failure last reported
 
@@ -167,9 +167,8 @@ class App:
                 # A lift of the mover's checker on its first strong scan: its destinations
                 # go out (the device's deferred frame too) before the board reads the whole
                 # of its view, the scan's longest part: a person waits for the lights. With
-                # the heap locked, as the sensing ran (board.heap). Where they would need
-                # the heap after all (destinations not worked out ahead yet, a colour at a
-                # new brightness), on_sensed draws the lift as ever and the loop sends it.
+                # the heap locked, as the sensing ran (board.heap); a lift whose destinations
+                # were not worked out ahead yet needs the heap: drawn again with it (counted).
                 drawn = False
                 try:
                     heap.lock()
@@ -179,6 +178,10 @@ class App:
                         heap.unlock()
                 except MemoryError:
                     self.heap_refused += 1
+                    try:
+                        drawn = self.board.on_lift(loop.lifted)
+                    except Exception as e:  # noqa: B902
+                        self._board_fault(e)
                 except Exception as e:  # noqa: B902
                     self._board_fault(e)
                 if drawn:

@@ -14,7 +14,8 @@ played by the simulated players (--match 0: the timings alone), and over their l
 hand lifting the mover's checker to the first LED bit of its destinations (lift_to_led_ms,
 the median, and its p95), the checker put down to the board's answer (place_to_answer_ms),
 lifts, and lights withdrawn (lifts' lights, withdrawn_lights; placements answered ahead of
-their confirmation and taken back, withdrawn_answers); and from the start of the scan that
+their confirmation and taken back, withdrawn_answers; lifts whose early lights needed the
+heap after all, heap_refused); and from the start of the scan that
 found each lift to the first LED bit (match_scan_to_led_ms, the median, its p95 and worst, and
 how many took 10 ms or more: match_scans_over_10ms).
 --firmware DIR: another firmware tree (an older commit's firmware/, to compare with). Exits
@@ -260,6 +261,7 @@ def match_memory(pico, length):
             "play_wall_s": round(time.monotonic() - t0, 1),
             "least_free": mem["least_free"], "least_largest_block": least_largest,
             "memory_errors": pico.memory_errors, "withdrawn_answers": mem.get("unlanded"),
+            "heap_refused": mem.get("heap_refused"),
             **watch.figures((mem.get("withdrawn") or 0) - withdrawn)}
 
 

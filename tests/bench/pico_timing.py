@@ -100,6 +100,13 @@ print("PICO-TIMING " + json.dumps(out))
 del sensing  # the figures above are done: its RAM for the loop's
 gc.collect()
 from board.controller import Controller  # noqa: E402
+try:
+    from board.heap import lock as heap_lock, unlock as heap_unlock  # noqa: E402
+except ImportError:  # (older trees: no lock)
+    def heap_lock():
+        pass
+
+    heap_unlock = heap_lock
 from board.sensor_loop import SensorLoop  # noqa: E402
 import random  # noqa: E402
 
@@ -140,8 +147,10 @@ class LiftingScanner:
 
 
 def _stamped(fn, at):
-    def call(*args):
-        out = fn(*args)
+    # Three arguments and two cells, on the C stack: sensing.scan runs with the heap locked
+    # (board.heap), where *args or a sixth argument would need the heap.
+    def call(a, b=None, c=None):
+        out = fn(a) if b is None else fn(a, b, c)
         stamp[at] = time.ticks_us()
         return out
     return call
@@ -156,14 +165,19 @@ board = Controller(time, random, None, renderer)
 
 def turn_of_loop():
     # board.app.App.run's turn, up to the sleep: sense (a lift on its first strong scan
-    # lit ahead, as App.sense does), flush, learn, tick.
+    # lit ahead with the heap locked, as App.sense does), flush, learn, tick.
     changed = loop.scan()
     stamp[4] = stamp[3]
     if changed:
         lifted = getattr(loop, "lifted", -1)  # (older trees: none)
-        if lifted >= 0 and board.on_lift(lifted):
-            renderer.flush()
-            stamp[4] = stamp[LIT] = time.ticks_us()
+        if lifted >= 0:
+            heap_lock()
+            try:
+                if board.on_lift(lifted):
+                    renderer.flush()
+                    stamp[4] = stamp[LIT] = time.ticks_us()
+            finally:
+                heap_unlock()
         board.on_sensed(loop.sensed)
     if loop.landing_moved:
         loop.landing_moved = False
