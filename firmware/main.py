@@ -115,6 +115,7 @@ def main():
     import time
     from array import array
 
+    import board.compaction  # noqa: F401 - the journal's compaction in steps, a loop's task
     from board.app import App, Hardware
     from board.sensing import Field
     from board.storage import FlashStorage

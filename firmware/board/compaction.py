@@ -1,7 +1,8 @@
 """A journal's compaction in small steps (board.journal.Journal.step: one step a turn of the
 board's loop), so that the board goes on scanning while its journal compacts: done at once,
-a 32 KB journal's compaction held the loop for a second on a Pico. Loaded when the first
-one begins.
+a 32 KB journal's compaction held the loop for a second on a Pico. The Pico's main.py loads
+it at boot with the loop's other modules (loaded in the middle of a match, it would land
+wherever the heap had room); elsewhere it is loaded when the first one begins.
 
 It keeps what Journal.compact() keeps: the snapshot taken as it begins (the state after that
 moment's last event) is the new header's; of the last `keep` events, the most recent that

@@ -276,7 +276,7 @@ class Journal:
                 snapshot = self.snapshot
                 if snapshot is None:  # (step() saw to it; for the type checker)
                     return False
-                from board.compaction import steps  # loaded when the first one begins
+                from board.compaction import steps  # (the Pico's main.py loads it at boot)
 
                 stepper = self._stepper = steps(self, snapshot())
             next(stepper)
