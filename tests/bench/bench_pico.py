@@ -15,7 +15,8 @@ hand lifting the mover's checker to the first LED bit of its destinations (lift_
 the median, and its p95), the checker put down to the board's answer (place_to_answer_ms),
 lifts, and lights withdrawn (lifts' lights, withdrawn_lights; placements answered ahead of
 their confirmation and taken back, withdrawn_answers; lifts whose early lights needed the
-heap after all, heap_refused); and from the start of the scan that
+heap after all, heap_refused; the longest step of a journal compaction, which the loop waits
+for, compact_step_worst_ms); and from the start of the scan that
 found each lift to the first LED bit (match_scan_to_led_ms, the median, its p95 and worst, and
 how many took 10 ms or more: match_scans_over_10ms).
 --firmware DIR: another firmware tree (an older commit's firmware/, to compare with). Exits
@@ -262,6 +263,7 @@ def match_memory(pico, length):
             "least_free": mem["least_free"], "least_largest_block": least_largest,
             "memory_errors": pico.memory_errors, "withdrawn_answers": mem.get("unlanded"),
             "heap_refused": mem.get("heap_refused"),
+            "compact_step_worst_ms": mem.get("compact_step_ms"),
             **watch.figures((mem.get("withdrawn") or 0) - withdrawn)}
 
 

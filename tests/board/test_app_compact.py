@@ -72,18 +72,35 @@ def test_the_loop_compacts_the_journal_over_its_turns():
         rmtree(path)
 
 
+class _Slow(Metered):
+    """A flash whose every file opened takes 2 ms of the board's clock."""
+
+    clock = None
+
+    def open(self, name, mode="rb"):
+        if self.clock is not None:
+            self.clock.advance(2)
+        return Metered.open(self, name, mode)
+
+
 def test_the_device_loop_compacts_the_journal_over_its_turns():
+    # ...and mem tells the longest step, which the loop waited for.
     path = tmpdir("bgboard-app")
     try:
-        app = _app(Metered(path))
+        storage = _Slow(path)
+        app = _app(storage)
+        clock = storage.clock = app.hw.clock
         j = app.journal
         while (j.size + 300) * 8 <= BYTES * STEPWISE:  # a few events short of 5/8
             _new(app)
         going = [0, 0]
+        longest = [0]
         step = j.step
 
         def counted():  # the turns of App.run that advanced it, and the others
+            t = clock.ticks_ms()
             on = step()
+            longest[0] = max(longest[0], clock.ticks_diff(clock.ticks_ms(), t))
             going[on] += 1
             return on
 
@@ -95,6 +112,7 @@ def test_the_device_loop_compacts_the_journal_over_its_turns():
         assert j.last_seq == before + 4 and before < j.base_seq <= j.last_seq
         assert j.compact_error is None and not j.compacting and going[1] >= 8, going
         assert [e["seq"] for e in j.since(0)] == list(range(1, j.last_seq + 1))
+        assert longest[0] >= 2 and app.command("mem", {})["compact_step_ms"] == longest[0]
     finally:
         rmtree(path)
 
