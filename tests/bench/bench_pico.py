@@ -16,7 +16,8 @@ the median, and its p95), the checker put down to the board's answer (place_to_a
 lifts, and lights withdrawn (lifts' lights, withdrawn_lights; placements answered ahead of
 their confirmation and taken back, withdrawn_answers; lifts whose early lights needed the
 heap after all, heap_refused; the longest step of a journal compaction, which the loop waits
-for, compact_step_worst_ms); and from the start of the scan that
+for, compact_step_worst_ms; the faults the firmware told, faults, and the first few); and from
+the start of the scan that
 found each lift to the first LED bit (match_scan_to_led_ms, the median, its p95 and worst, and
 how many took 10 ms or more: match_scans_over_10ms).
 --firmware DIR: another firmware tree (an older commit's firmware/, to compare with). Exits
@@ -240,7 +241,14 @@ def _pct(values, p):
 
 def match_memory(pico, length):
     players = Players(pico, seed=3)
-    pico.on_line = players.on_line
+    faults = []  # what the firmware told as faults during the matches (a task that raised)
+
+    def on_line(line):
+        if b'"live": "fault"' in line:
+            faults.append(line.decode("utf-8", "replace").strip())
+        return players.on_line(line)
+
+    pico.on_line = on_line
     watch = LightWatch(pico)
     # lift_to_led()'s five lifts were put straight back (withdrawn): the match's count alone
     withdrawn = pico.command({"cmd": "mem"}).get("withdrawn") or 0
@@ -262,7 +270,8 @@ def match_memory(pico, length):
             "play_wall_s": round(time.monotonic() - t0, 1),
             "least_free": mem["least_free"], "least_largest_block": least_largest,
             "memory_errors": pico.memory_errors, "withdrawn_answers": mem.get("unlanded"),
-            "heap_refused": mem.get("heap_refused"),
+            "heap_refused": mem.get("heap_refused"), "faults": len(faults),
+            "first_faults": faults[:3],
             "compact_step_worst_ms": mem.get("compact_step_ms"),
             **watch.figures((mem.get("withdrawn") or 0) - withdrawn)}
 
