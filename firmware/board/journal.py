@@ -390,6 +390,7 @@ class Journal:
         found = (0, 0, 0, 0)  # what board.journal_repair.scan found past a damaged line
         damaged = False  # a whole line failed its check: not a failed append (MEND ends those)
         bad = 0  # such lines after the last event, restart points left out
+        tagged = -1  # the newest seq their TAGs spell (two lines run together: two events)
         gap = None  # the last declared gap read, while nothing follows it
         try:
             line = f.next()
@@ -422,6 +423,7 @@ class Journal:
                             damaged = True  # not a failed append: MEND ends those
                             if line[9] != codec.POINT:
                                 bad += 1  # an event's line, it seems (a point is a spare)
+                            tagged = max(tagged, codec.newest_tag(line))
                         continue
                     seq = codec.seq_of(line, j)
                     gap = None
@@ -434,14 +436,15 @@ class Journal:
                     size += passed + len(line)
                     passed = 0
                     bad = 0
+                    tagged = -1
                     torn = False
                 if correct and (line or damaged):  # a damaged line: correct it if one bit
                     pass  # flipped (the rare path, loaded only now), after closing the file
                 elif line:  # damage: the rare path, loaded only now
                     found = _repair().scan(f, line, last, hdr["base"])
                     self.dropped = passed + found[0]
-                elif bad:  # damaged lines end it: events, lost (the state is the last's)
-                    found = (0, last + bad, 0, 0)
+                elif bad or tagged > last:  # damaged lines end it: events, lost (the state
+                    found = (0, max(last + bad, tagged), 0, 0)  # is the last's)
                     self.dropped = passed
                 else:  # only failed appends after the last event: ended, kept
                     size += passed

@@ -215,6 +215,26 @@ def check(line):
     return line.find(b" ", 9) + 1
 
 
+def newest_tag(line):
+    """The newest seq an event's or a declared gap's TAG spells anywhere in a damaged line,
+    or -1. Damage over the newline between two lines runs them together: the one damaged
+    line then stands for two events, and the journal must not hand out the second's seq
+    again. (A TAG: a hex digit, a space, "e" or "g", digits, a space.)"""
+    newest = -1
+    i = line.find(b" ")
+    while i > 0:
+        end = line.find(b" ", i + 2)
+        if end < 0:
+            break
+        c = line[i - 1]
+        if (48 <= c <= 57 or 97 <= c <= 102) and line[i + 1] in (EVENT, GAP):
+            seq = _number(line, i + 2, end, 10)
+            if seq > newest:
+                newest = seq
+        i = end
+    return newest
+
+
 def seq_of(line, j, tag=EVENT):
     """The seq of an intact event line (j from _check), or -1 if it is not an event; with
     tag POINT, of a restart point; with GAP, the last seq a gap covers."""

@@ -130,6 +130,26 @@ def test_damage_after_the_last_restart_point_is_undone_and_the_next_event_follow
         rmtree(d)
 
 
+def test_damage_over_the_newline_between_the_last_two_events_costs_both_and_says_so():
+    # Four bytes over the newline that ends event 69's line and the start of 70's: one
+    # damaged line holding two events. Both are lost and declared, and the next event is 71:
+    # 70's seq is never handed out again (before: 69 alone was declared, and the next
+    # event took 70, which a host may hold as another event).
+    d = tmpdir("bgboard-damage")
+    try:
+        j = _open(d)
+        _play(j, 70, marks=(64,))
+        whole = _raw(d)
+        at = whole.index(b" e70 {") - 9  # the newline before 70's line
+        _put(d, whole[:at] + b"####" + whole[at + 4:])
+        j = _open(d)
+        assert j.lost == (69, 70) and j.undone and j.last_seq == 70, (j.lost, j.last_seq)
+        assert _served(j) == list(range(1, 69)) + [("lost", 69, 70, True)]
+        assert j.append(_event(71)) == 71
+    finally:
+        rmtree(d)
+
+
 def test_a_gap_passes_through_compaction_the_archive_and_the_hosts_ack():
     d = tmpdir("bgboard-damage")
     try:
