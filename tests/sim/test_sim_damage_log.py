@@ -133,7 +133,9 @@ def test_a_damaged_journal_is_logged_once_and_the_host_is_told_what_the_board_lo
     last = events[-1]["seq"]
     head = json.loads((flash / "journal").read_bytes().split(b"\n")[0][11:])
     first, base = head["first"], head["base"]
-    assert first < base < last - 20, (first, base, last)
+    # Events on both sides of the snapshot: the spots damaged below (first + 1 before it;
+    # base + 5 and last - 3, with last - 4 after it, after it).
+    assert first + 1 < base < last - 5, (first, base, last)
     out = tmp_path / "log"
     hello, said = _log(flash, out)
     ident = hello["journal"]
@@ -236,8 +238,11 @@ def test_damage_anywhere_in_a_real_journal_costs_what_hello_says_and_no_more(tmp
     copy = tmp_path / "copy"
     costs = []
     for at in range(0, len(whole) - 1, 7):
+        # (Four bytes that reach the file's last newline read as a power cut in the last
+        # append, which never returned: its event is passed over, not declared lost.)
+        smashed = () if at + 4 >= len(whole) else (whole[:at] + b"####" + whole[at + 4:],)
         for damaged in (whole[:at] + bytes([whole[at] ^ (1 << (at % 8))]) + whole[at + 1:],
-                        whole[:at] + b"####" + whole[at + 4:]):
+                        ) + smashed:
             shutil.rmtree(copy, ignore_errors=True)
             shutil.copytree(flash, copy)
             (copy / "journal").write_bytes(damaged)
