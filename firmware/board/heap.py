@@ -7,8 +7,8 @@ on the emulated RP2040, and a third in its slowest lifts. With the heap locked s
 takes its frame from the C stack instead (py/objfun.c: the heap's refusal is its fallback),
 so code that allocates nothing else runs at the same speed on any heap and cannot start a
 collection. Anything else it allocates raises MemoryError while locked: the code run so is
-kept to what the tests show allocates nothing but frames (tests/board/test_leds.py,
-test_app.py). An exception made while locked keeps its type and a constant message (the
+kept to what the tests show allocates nothing but frames (tests/board/test_app_lift.py
+runs it locked on the unix port, as every board test and soak does). An exception made while locked keeps its type and a constant message (the
 emergency exception buffer), not a formatted one.
 
 On CPython these do nothing."""
