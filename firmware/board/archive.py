@@ -17,11 +17,10 @@ whole journal, what one compaction may drop; at most half): the match in play ca
 An archive left by another journal (its id differs) is kept aside like a damaged journal
 (journal.bad-N, for `bgboard kept`) and a new one begins."""
 
-from board.journal import Journal, Resync
+from board.journal import _EIO, Journal, Resync
 
 RESERVE = 8  # a new match needs 1/RESERVE of the archive free: room to finish it
 _ENOSPC = 28
-_EIO = 5
 
 
 class Archive(Journal):

@@ -22,6 +22,7 @@ the copy and the rename. A power cut at any step leaves the old journal (journal
 removed on opening) or the new one, each with every event whose append returned."""
 
 from board import journal_codec as codec
+from board.journal import _EIO, _NEW  # the journal's own: one source for each
 
 # Lines read a step (a restart point passed over, the header included), each written once
 # at most. Measured on the unix port (tests/bench/bench_compact.py, a 32 KB journal at 5/8):
@@ -31,7 +32,6 @@ from board import journal_codec as codec
 # piece on this port: on littlefs a copy into the file's cache); the last step's flush and
 # rename 0.35 ms (an fsync here).
 STEP_LINES = 8
-_EIO = 5
 
 
 def steps(j, snap):
@@ -138,7 +138,7 @@ def steps(j, snap):
     # The new journal: the header, then the kept events and every one appended since.
     known = codec.header_size(hdr)
     yield
-    tmp = j.name + ".new"
+    tmp = j.name + _NEW
     out = j.storage.open(tmp, "wb")
     try:
         size = codec.write_header(out, hdr, "h", known)
