@@ -17,7 +17,7 @@ from bgcore import Position, Rules
 from bgcore.position import OFF
 from board.layout import BAR_FIRST, POINT_SLOTS, heights_from_counts, where
 from board.record import IDLE, OPENING, OVER, PLAYING, RARE, SETUP, Record, match_event
-from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations, differences
+from board.tracker import ILLEGAL, LIFTED, RESTORE, STEADY, Reading, Tracker, deviations, differences
 from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, VERIFY  # the buttons' bits
 from bgwire import WRONG
 
@@ -290,41 +290,50 @@ class Controller(Record):
     def hand(self):
         """What the sensing may expect of the mover's hand (asked once a scan): their colour
         (slot code sign: 1 white, -1 black) when one of their checkers may be lifted (the
-        board shows the turn's position: such a lift shows on its first strong scan), twice
-        it while one of theirs is in the air (its destinations lit: where it is put down is
-        answered at once), 0 otherwise: anything else (a second checker in the air, a
-        disturbance shown) keeps the stable time as ever, so that a checker held long in a
-        restore does not look like a dead sensor any sooner."""
+        board shows the turn's position, or it with one checker astray: such a lift shows on
+        its first strong scan), twice it while one of theirs is in the air (its destinations
+        lit: where it is put down is answered at once), 0 otherwise: anything else (a second
+        checker in the air, a disturbance shown) keeps the stable time as ever, so that a
+        checker held long in a restore does not look like a dead sensor any sooner."""
         t = self.tracker
         if t is None:
             return 0
-        state = self.reading.state
-        if state != STEADY and state != LIFTED:
-            return 0
+        r = self.reading
+        state = r.state
         sign = 1 if t.mover == 0 else -1
-        return sign if state == STEADY else 2 * sign
+        if state == STEADY or r.stray >= 0 and (state == ILLEGAL or state == RESTORE):
+            return sign
+        return 2 * sign if state == LIFTED else 0
 
     def on_lift(self, slot):
         """The sensing confirmed a lift of the mover's checker from slot on its first scan
         of strong evidence, that scan's only change, and the board stood as the turn
-        expects (hand()): light the lift's destinations now, as the tracker is about to
-        read it, ahead of reading the whole board (on_sensed follows at once, decides and
-        draws the same). True if drawn; False where the tracker might read it otherwise
-        (the point's stack too tall to see, a blind slot, a second checker gone with it)."""
+        expects, or with one checker astray (hand()): light the lift's destinations now, as
+        the tracker is about to read it, ahead of reading the whole board (on_sensed follows
+        at once, decides and draws the same). True if drawn; False where the tracker might
+        read it otherwise (the point's stack too tall to see, a blind slot, a second checker
+        gone with it, another checker than the stray one lifted)."""
         t = self.tracker
         sensed = self.sensed
-        if t is None or sensed is None or self._stale or self.landed or \
-                self.reading.state != STEADY:
+        r = self.reading
+        if t is None or sensed is None or self._stale or self.landed:
             return False
         side = t.mover
         p = 25 if slot >= BAR_FIRST else slot // POINT_SLOTS + 1  # where(slot), no call
         point = 25 if p == 25 else 25 - p if side else p
+        src = point  # where the tracker will read the checker lifted from
+        left = 1  # how many fewer than the turn's the point then holds
+        if r.state != STEADY:  # the stray checker lifted: the board then shows the turn's
+            if point != r.stray or r.state != ILLEGAL and r.state != RESTORE:  # position
+                return False  # less one on stray_from
+            src = r.stray_from
+            left = 0
         if sensed.saturated[side][point] or sensed.unseen[side][point] or \
                 t.hidden is not None and t.hidden[side][point] or \
-                sensed.count[side][point] != t.turn.position.mover[point] - 1:
+                sensed.count[side][point] != t.turn.position.mover[point] - left:
             return False
         self._lifting.clear()  # as the tracker reads one checker gone from a board as expected
-        t.read_lift(point, self._lifting)
+        t.read_lift(src, self._lifting)
         self.draw(self._lifting)
         return True
 

@@ -123,7 +123,10 @@ class Reading:
     """The tracker's conclusion: `state` and the points that go with it (mover's numbering):
     `origin` and `targets` for a lift; `wrong` for an illegal or pending placement (the point
     to show; the words for it are the turn's, why_not(origin, wrong), for whoever asks: the
-    LEDs do not); `missing` and `extra` as (side, point) pairs for a disturbance."""
+    LEDs do not); `missing` and `extra` as (side, point) pairs for a disturbance. `stray`:
+    the point where one of the mover's checkers stands that the turn has on `stray_from`,
+    the board otherwise as expected (an ILLEGAL or RESTORE reading; -1 none): lifted from
+    there, it reads as lifted from stray_from."""
 
     def __init__(self):
         self.clear()
@@ -133,6 +136,8 @@ class Reading:
         self.origin = -1
         self.targets = ()
         self.wrong = -1
+        self.stray = -1
+        self.stray_from = -1
         self.missing = ()  # not new lists: this runs at every change the sensors see
         self.extra = ()
 
@@ -278,6 +283,11 @@ class Tracker:
         theirs = deviations(sensed, 1 - self.mover, position.opponent, self.hidden)
         lost = _spread(mine, -1)
         gained = _spread(mine, 1)
+        if len(lost) == 1 and len(gained) == 1 and not theirs:
+            r.stray_from = lost[0]
+            r.stray = gained[0]
+        else:  # (a placement read legal reads the board again: none then)
+            r.stray = r.stray_from = -1
         if not lost and not gained:
             if not theirs:
                 r.state = STEADY

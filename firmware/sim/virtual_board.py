@@ -90,6 +90,8 @@ class VirtualBoard:
                 loop.blind_moved = False  # the calibration keeps it (an App's, on flash)
                 why = dict(self.faulty)
                 self.faulty[:] = [(s, why.get(s, DEAD)) for s in loop.sensing.blind()]
+            if loop.lifted >= 0:  # lit ahead of the board's reading, as the App does
+                self.board.on_lift(loop.lifted)
             self.board.on_sensed(loop.sensed)
             loop.learn(self.board)
         if loop.landing_moved:

@@ -277,3 +277,59 @@ def test_a_fault_in_a_lifts_early_lights_is_told_and_the_board_still_reads_the_s
     assert board.reading.state == LIFTED and board.reading.origin == src
     assert lit(src) and all(lit(d) for d in dsts)
     assert rig.app.journal.last_seq == seq and not board.tracker.turn.moves
+
+
+def _astray_lifted_again(rig, wrong, state):
+    # 8 of the 3-1 put on `wrong` (the board shows `state` there), then lifted again: lit on
+    # its first strong scan as lifted from 8, ahead of the board's reading of its view,
+    # nothing committed. Then another checker lifted while it stands astray again: no early
+    # lights for that one (the board reads two out of place), none invented.
+    from board.tracker import LIFTED, RESTORE
+
+    board = rig.app.board
+    scans, side, put, lit = _rolled_3_1(rig)
+    put(8, -1)
+    scans(5)
+    put(wrong, 1)
+    scans(20)
+    assert board.reading.state == state and lit(wrong)
+    seq = rig.app.journal.last_seq
+    early = []
+    on_lift, on_sensed = board.on_lift, board.on_sensed
+
+    def lifting(slot):
+        early.append(on_lift(slot))
+        return early[-1]
+
+    def reading(sensed):
+        early.append(("read", lit(8), all(lit(d) for d in (7, 5, 4)), lit(wrong)))
+        on_sensed(sensed)
+
+    board.on_lift, board.on_sensed = lifting, reading
+    put(wrong, -1)
+    scans(1)
+    assert early == [True, ("read", True, True, False)]
+    assert board.reading.state == LIFTED and board.reading.origin == 8
+    put(wrong, 1)
+    scans(20)
+    assert board.reading.state == state
+    del early[:]
+    put(13, -1)
+    scans(20)
+    assert [e for e in early if not isinstance(e, tuple)] == [False]  # asked, refused
+    assert board.reading.state == RESTORE and (side, 13) in board.reading.missing
+    assert rig.app.journal.last_seq == seq and not board.tracker.turn.moves
+
+
+@with_rig
+def test_a_checker_put_on_a_point_the_rules_refuse_is_lit_at_once_when_lifted_again(rig, path):
+    from board.tracker import ILLEGAL
+
+    _astray_lifted_again(rig, 3, ILLEGAL)
+
+
+@with_rig
+def test_a_checker_put_back_behind_its_point_is_lit_at_once_when_lifted_again(rig, path):
+    from board.tracker import RESTORE
+
+    _astray_lifted_again(rig, 10, RESTORE)

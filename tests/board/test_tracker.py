@@ -84,6 +84,40 @@ def test_illegal_placement_is_shown_and_waits_for_correction():
     assert moves(turn) == [(8, 4)] and turn.can_end()
 
 
+def test_a_checker_astray_is_named_and_lifting_it_again_reads_as_lifted_from_home():
+    # What the board's early lights rely on (board.controller.Controller.on_lift): one of
+    # the mover's checkers on a point the rules refuse (ILLEGAL) or behind where it came
+    # from (RESTORE), the board otherwise as the turn has it, is `stray`; lifted again, the
+    # board reads it as lifted from `stray_from`.
+    for wrong, state in ((3, ILLEGAL), (10, RESTORE)):
+        t = Table(Position.initial())
+        turn = t.play((3, 1)).turn
+        t.lift(8)
+        r = t.put(wrong)
+        assert r.state == state and (r.stray, r.stray_from) == (wrong, 8)
+        r = t.lift(wrong)
+        assert r.state == LIFTED and r.origin == 8 and r.targets == (7, 5, 4)
+        assert r.stray == -1 and turn.moves == []
+
+
+def test_no_checker_is_astray_when_more_than_one_is_out_of_place():
+    t = Table(Position.initial())
+    t.play((3, 1))
+    t.lift(8)
+    t.put(3)
+    r = t.carry(13, 12, BLACK)  # the opponent's disturbed too: lifting 3 leaves a restore
+    assert r.state != LIFTED and r.stray == -1
+    t.carry(12, 13, BLACK)
+    assert t.tracker.reading.stray == 3
+    r = t.carry(6, 10)  # a second of the mover's astray
+    assert r.state == RESTORE and r.stray == -1
+    r = t.put(5)  # and a third checker: none is the one
+    assert r.stray == -1
+    t.lift(5)
+    t.lift(10)
+    assert t.put(6).stray == 3  # back to the one astray
+
+
 def test_a_chain_placed_directly_is_one_move_of_two_steps():
     t = Table(Position.initial())
     turn = t.play((6, 5)).turn
