@@ -38,7 +38,11 @@ class Watch:
             lift(side, point)
             tracker = vb.board.tracker
             if tracker is not None and side == tracker.mover and tracker.turn.destinations(point):
-                self._lift = (vb.clock.ticks_ms(), point)
+                # A checker astray lifted again shows as lifted from its own point (an
+                # older firmware has no stray)
+                r = vb.board.reading
+                home = r.stray_from if getattr(r, "stray", -1) == point else point
+                self._lift = (vb.clock.ticks_ms(), home)
 
         def placed(side, point):
             put(side, point)
