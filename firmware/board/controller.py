@@ -17,7 +17,7 @@ from bgcore import Position, Rules
 from bgcore.position import OFF
 from board.layout import BAR_FIRST, POINT_SLOTS, heights_from_counts, where
 from board.record import IDLE, OPENING, OVER, PLAYING, RARE, SETUP, Record, match_event
-from board.tracker import ILLEGAL, LIFTED, RESTORE, STEADY, Reading, Tracker, deviations, differences
+from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations, differences
 from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, VERIFY  # the buttons' bits
 from bgwire import WRONG
 
@@ -299,11 +299,10 @@ class Controller(Record):
         if t is None:
             return 0
         r = self.reading
-        state = r.state
         sign = 1 if t.mover == 0 else -1
-        if state == STEADY or r.stray >= 0 and (state == ILLEGAL or state == RESTORE):
+        if r.state == STEADY or r.stray >= 0:
             return sign
-        return 2 * sign if state == LIFTED else 0
+        return 2 * sign if r.state == LIFTED else 0
 
     def on_lift(self, slot):
         """The sensing confirmed a lift of the mover's checker from slot on its first scan
@@ -324,8 +323,8 @@ class Controller(Record):
         src = point  # where the tracker will read the checker lifted from
         left = 1  # how many fewer than the turn's the point then holds
         if r.state != STEADY:  # the stray checker lifted: the board then shows the turn's
-            if point != r.stray or r.state != ILLEGAL and r.state != RESTORE:  # position
-                return False  # less one on stray_from
+            if point != r.stray:  # position less one on stray_from
+                return False
             src = r.stray_from
             left = 0
         if sensed.saturated[side][point] or sensed.unseen[side][point] or \

@@ -125,8 +125,9 @@ class Reading:
     to show; the words for it are the turn's, why_not(origin, wrong), for whoever asks: the
     LEDs do not); `missing` and `extra` as (side, point) pairs for a disturbance. `stray`:
     the point where one of the mover's checkers stands that the turn has on `stray_from`,
-    the board otherwise as expected (an ILLEGAL or RESTORE reading; -1 none): lifted from
-    there, it reads as lifted from stray_from."""
+    the board otherwise as expected (a wrong point: ILLEGAL; behind its own: RESTORE; on a
+    blot whose checker is not on the bar yet: HIT_WAIT; -1 none): lifted from there, it
+    reads as lifted from stray_from."""
 
     def __init__(self):
         self.clear()

@@ -87,7 +87,8 @@ def test_illegal_placement_is_shown_and_waits_for_correction():
 def test_a_checker_astray_is_named_and_lifting_it_again_reads_as_lifted_from_home():
     # What the board's early lights rely on (board.controller.Controller.on_lift): one of
     # the mover's checkers on a point the rules refuse (ILLEGAL) or behind where it came
-    # from (RESTORE), the board otherwise as the turn has it, is `stray`; lifted again, the
+    # from (RESTORE) or on a blot whose checker is not on the bar yet (HIT_WAIT), the board
+    # otherwise as the turn has it, is `stray`; lifted again, the
     # board reads it as lifted from `stray_from`.
     for wrong, state in ((3, ILLEGAL), (10, RESTORE)):
         t = Table(Position.initial())
@@ -98,6 +99,12 @@ def test_a_checker_astray_is_named_and_lifting_it_again_reads_as_lifted_from_hom
         r = t.lift(wrong)
         assert r.state == LIFTED and r.origin == 8 and r.targets == (7, 5, 4)
         assert r.stray == -1 and turn.moves == []
+    t = Table(board({13: 2, 6: 13}, {15: 1, 1: 14}))  # on a blot, the hit not yet shown
+    turn = t.play((3, 1)).turn
+    r = t.carry(13, 10)
+    assert r.state == HIT_WAIT and (r.stray, r.stray_from) == (10, 13)
+    r = t.lift(10)
+    assert r.state == LIFTED and r.origin == 13 and turn.moves == []
 
 
 def test_no_checker_is_astray_when_more_than_one_is_out_of_place():
