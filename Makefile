@@ -67,9 +67,10 @@ run: $(BIN)/.installed
 
 # Two lines of work on the two cores: the emulated Pico's tests (a whole match on it among
 # them, the longest single piece; and a clone of the repository's HEAD commit, alone in an
-# empty folder, flashing a new emulated Pico: tests/pico/test_pico_clone.py) on one,
-# everything else one after another on the other.
-# Each part's output appears when it ends.
+# empty folder, flashing a new emulated Pico: tests/pico/test_pico_clone.py) on one worker;
+# the other pytest tests on two workers beside it (one alone took 13.5 of a 19-minute run
+# while the Pico's core sat idle after its 5.5), then the MicroPython runs, mpy-cross and
+# pyright. Each part's output appears when it ends.
 test: hardware
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-pico test-rest
 
@@ -80,7 +81,7 @@ test-rest: pytest-rest
 	$(MAKE) --no-print-directory -j1 test-mpy mpy-cross typecheck
 
 pytest-rest: $(BIN)/.installed system-deps
-	$(BIN)/pytest --ignore=tests/pico
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --ignore=tests/pico
 
 # Every pytest test, the emulated Pico's included, on two workers (pytest-xdist); all of
 # tests/pico on one worker, so that one flash serves them.
