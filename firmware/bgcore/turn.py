@@ -185,6 +185,13 @@ class Turn:
         self._changed()
         return route
 
+    def copy(self):
+        """A turn in the same state (the same moves made), to try moves on."""
+        other = Turn(self.start, self.dice)
+        for route in self.moves:
+            other.play(route)
+        return other
+
     def undo(self):
         """Take back the last placed checker; returns its Steps."""
         if not self.moves:

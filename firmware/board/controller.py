@@ -292,9 +292,10 @@ class Controller(Record):
         (slot code sign: 1 white, -1 black) when one of their checkers may be lifted (the
         board shows the turn's position, or it with one checker astray: such a lift shows on
         its first strong scan), twice it while one of theirs is in the air (its destinations
-        lit: where it is put down is answered at once), 0 otherwise: anything else (a second
-        checker in the air, a disturbance shown) keeps the stable time as ever, so that a
-        checker held long in a restore does not look like a dead sensor any sooner."""
+        lit: where it is put down is answered at once), three times it when that one may
+        have been borne off (both), 0 otherwise: anything else (a second checker in the air,
+        a disturbance shown) keeps the stable time as ever, so that a checker held long in a
+        restore does not look like a dead sensor any sooner."""
         t = self.tracker
         if t is None:
             return 0
@@ -302,7 +303,9 @@ class Controller(Record):
         sign = 1 if t.mover == 0 else -1
         if r.state == STEADY or r.stray >= 0:
             return sign
-        return 2 * sign if r.state == LIFTED else 0
+        if r.state != LIFTED:
+            return 0
+        return 3 * sign if 0 in r.targets else 2 * sign  # it may be in the tray: both
 
     def on_lift(self, slot):
         """The sensing confirmed a lift of the mover's checker from slot on its first scan
@@ -322,8 +325,14 @@ class Controller(Record):
         point = 25 if p == 25 else 25 - p if side else p
         src = point  # where the tracker will read the checker lifted from
         left = 1  # how many fewer than the turn's the point then holds
-        if r.state != STEADY:  # the stray checker lifted: the board then shows the turn's
-            if point != r.stray:  # position less one on stray_from
+        off = None
+        if r.state == LIFTED:  # a second lift, the first checker perhaps borne off
+            off = t.off_lift(point)
+            if off is None:
+                return False
+            left = 2 if point == r.origin else 1
+        elif r.state != STEADY:  # the stray checker lifted: the board then shows the
+            if point != r.stray:  # turn's position less one on stray_from
                 return False
             src = r.stray_from
             left = 0
@@ -331,9 +340,15 @@ class Controller(Record):
                 t.hidden is not None and t.hidden[side][point] or \
                 sensed.count[side][point] != t.turn.position.mover[point] - left:
             return False
-        self._lifting.clear()  # as the tracker reads one checker gone from a board as expected
-        t.read_lift(src, self._lifting)
-        self.draw(self._lifting)
+        lifting = self._lifting
+        lifting.clear()  # as the tracker reads one checker gone from a board as expected
+        if off is None:
+            t.read_lift(src, lifting)
+        else:  # as it reads it, the first borne off (Tracker.prepare_off)
+            lifting.state, lifting.origin, lifting.targets = off
+            if not off[2]:
+                lifting.wrong = off[1]
+        self.draw(lifting)
         return True
 
     def on_landing(self, slot):
@@ -405,8 +420,9 @@ class Controller(Record):
         """Time passes: a no-play roll passes, a refusal's sign ends, the destinations of
         the checkers the mover may lift next are worked out one point a tick."""
         now = self.clock.ticks_ms()
-        if self.tracker is not None:
-            self.tracker.turn.prepare()
+        t = self.tracker
+        if t is not None and not t.turn.prepare() and self.sensed is not None:
+            t.prepare_off(self.sensed)  # the turn's own first, then a bear-off's
         if self._stale:
             self._stale = False
             self._timed(self._finish_game)  # a result that failed to be stored, again

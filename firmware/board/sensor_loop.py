@@ -98,12 +98,10 @@ class SensorLoop:
         sensing = self.sensing
         if self._board is not None:  # a lift of the mover's checker is shown at once, and
             hand = self._board.hand()  # where it is put down answered at once
-            if hand == 2 or hand == -2:
-                sensing.lift_sign = 0
-                sensing.land_sign = hand // 2
-            else:
-                sensing.lift_sign = hand
-                sensing.land_sign = 0
+            sign = 1 if hand > 0 else -1
+            hand *= sign  # 1: a lift of that colour, 2: a placement, 3: both
+            sensing.lift_sign = sign if hand & 1 else 0
+            sensing.land_sign = sign if hand & 2 else 0
         return sensing.scan(self.raw, self._left, n)
 
     def learn(self, board):

@@ -213,11 +213,17 @@ class Tracker:
         # Per side and point, checkers a saturated or blind point held beyond what it showed
         # when the board last agreed (None before it first agreed in this turn).
         self.hidden = None  # type: tuple | None
+        # While a checker that may be borne off is lifted: per point, how a lift from it
+        # will read (prepare_off()), and the turn to try the bear-off on.
+        self._off = None  # type: dict | None
+        self._off_turn = None
+        self._off_next = 0
 
     def update(self, sensed):
         """Interpret the sensed board, committing any move or takeback it completes."""
         r = self.reading
         r.clear()
+        self._off = None
         self._interpret(sensed, r)
         if r.state == STEADY:
             self.hold = None  # the board agrees again: the taken-back checker is home
@@ -260,6 +266,45 @@ class Tracker:
                 r = self.update(sensed)
                 break
         return r.state == STEADY and turn.can_end()
+
+    def prepare_off(self, sensed):
+        """Between scans, while one of the mover's checkers that may be borne off is lifted
+        (nothing tells the tray from the hand): work out how a lift of another checker will
+        read (update() then takes the first lifted as borne off), one point a call; a board
+        lights it at once (off_lift()). False when there is nothing more to work out."""
+        r = self.reading
+        if r.state != LIFTED or 0 not in r.targets:
+            return False
+        known = self._off
+        if known is None:  # only a board that shows the turn's position less that checker
+            position = self.turn.position
+            if sensed.blind or deviations(sensed, 1 - self.mover, position.opponent,
+                                          self.hidden) or \
+                    deviations(sensed, self.mover, position.mover, self.hidden) != \
+                    [(r.origin, -1)]:
+                return False
+            known = self._off = {}
+            self._off_turn = self.turn.copy()
+            self._off_next = 25
+            return True
+        turn = self._off_turn
+        if turn is None:
+            return False
+        me = self.turn.position.mover
+        origin = r.origin
+        while self._off_next > 0:
+            p = self._off_next
+            self._off_next -= 1
+            if me[p] > (1 if p == origin else 0):
+                known[p] = _read_off(turn, origin, p)
+                return True
+        return False
+
+    def off_lift(self, point):
+        """How a lift from point will read (state, origin, targets), as prepare_off() worked
+        it out; None if it did not."""
+        known = self._off
+        return known.get(point) if known is not None else None
 
     def _blind_off(self, sensed):
         # The one point whose checker a blind slot holds (the point shows the same without
@@ -463,6 +508,21 @@ class Tracker:
     def _restore(self, mine, theirs, r):
         r.state = RESTORE
         differences(r, self.mover, mine, theirs)
+
+
+def _read_off(turn, origin, p):
+    # As Tracker._try_bear_off() reads two gone from origin and p (turn: a copy of the
+    # tracker's): the first, by point, whose checker may be borne off now is off, the other
+    # lifted (read_lift()).
+    lo, hi = (p, origin) if p < origin else (origin, p)
+    first, other = (lo, hi) if 0 in turn.destinations(lo) else (hi, lo)
+    try:
+        turn.move(first, 0)
+    except ValueError:  # one that must say what it hit on its way: update() reads it
+        return None
+    targets = turn.destinations(other)
+    turn.undo()
+    return (LIFTED, other, targets) if targets else (ILLEGAL, other, ())
 
 
 def _redo(turn, move):

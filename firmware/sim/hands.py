@@ -6,7 +6,6 @@ long enough for the board to see it (over 150 ms), slides some across other poin
 way, hesitates, knocks a checker off and puts it back, drops one on a wrong point and
 corrects it, sends hit checkers to the bar and bears off into the tray."""
 
-from bgcore import Turn
 from bgwire import BLACK, WHITE
 
 
@@ -118,10 +117,7 @@ class Hands:
 
 def scratch(turn):
     """A copy of `turn` (bgcore.Turn) with the same moves made, to plan on."""
-    copy = Turn(turn.start, turn.dice)
-    for m in turn.moves:
-        copy.move(m[0].src, m[-1].dst, [s.dst for s in m[:-1] if s.hit])
-    return copy
+    return turn.copy()
 
 
 def random_play(turn, rng):

@@ -333,3 +333,66 @@ def test_a_checker_put_back_behind_its_point_is_lit_at_once_when_lifted_again(ri
     from board.tracker import RESTORE
 
     _astray_lifted_again(rig, 10, RESTORE)
+
+
+@with_rig
+def test_a_lift_after_a_checker_went_to_the_tray_is_lit_at_once_as_the_board_reads_it(rig, path):
+    # Bearing off: nothing tells the tray from the hand, so the lifted checker may be off.
+    # A second lift shows on its first strong scan, lit as the board then reads it (the
+    # first taken as borne off) before it reads its view, worked out while the first was in
+    # the air; the board commits the bear-off and shows the same.
+    from bgcore import Match, Position, encode_match_id
+    from board.controller import PLAYING
+    from board.tracker import LIFTED
+
+    board = rig.app.board
+    clock = rig.hw.clock
+
+    def scans(n):
+        for _ in range(n):
+            clock.advance(10)
+            rig.app.scan()
+            board.tick()
+
+    white = [0] * 26
+    white[5], white[2] = 3, 2  # 10 borne off
+    black = [0] * 26
+    black[13] = 15
+    rig.model.set_heights(heights_from_counts(white, black))
+    rig.ask({"cmd": "new", "kind": "match", "length": 5})
+    board.match = Match.from_match_id(encode_match_id({
+        "cube": 1, "cube_owner": None, "on_roll": 0, "crawford": False,
+        "game_state": "playing", "turn": 0, "double_offered": False, "resignation": 0,
+        "dice": [], "match_length": 5, "score": [0, 0], "jacoby": False}),
+        Position(white, black))
+    board.phase = PLAYING
+    scans(20)
+    rig.ask({"cmd": "roll", "dice": [6, 5]})
+    scans(20)
+    white[5] -= 1  # lifted, then into the tray
+    rig.model.set_heights(heights_from_counts(white, black))
+    scans(1)
+    assert board.reading.state == LIFTED and board.reading.origin == 5
+    scans(30)  # the hand moves on; the board works out what a next lift will show
+    seq = rig.app.journal.last_seq
+    seen = []
+    on_lift, on_sensed = board.on_lift, board.on_sensed
+
+    def lifting(slot):
+        seen.append(on_lift(slot))
+        return seen[-1]
+
+    def reading(sensed):
+        seen.append(bytes(rig.leds.shown))
+        on_sensed(sensed)
+
+    board.on_lift, board.on_sensed = lifting, reading
+    white[5] -= 1  # the next from the 5 point
+    rig.model.set_heights(heights_from_counts(white, black))
+    scans(1)
+    assert seen[0] is True and len(seen) == 2
+    assert board.reading.state == LIFTED and board.reading.origin == 5
+    assert 0 in board.reading.targets
+    assert [(s.src, s.dst) for s in board.tracker.turn.steps][0] == (5, 0)
+    assert seen[1] == bytes(rig.leds.shown)  # lit ahead as the board then showed it
+    assert rig.app.journal.last_seq == seq  # the play is committed when black throws

@@ -216,6 +216,44 @@ def test_bearing_off_into_the_tray():
     assert moves(turn) == [(5, 0), (5, 0)] and turn.position.mover[0] == 15 - 3
 
 
+def test_a_lift_while_one_lifted_may_be_borne_off_reads_as_worked_out_ahead():
+    # What a board lights at once for it (board.controller.Controller.on_lift): for each
+    # point, prepare_off() gives what update() then reads, the first checker taken as borne
+    # off (of the two points, the lower whose checker may go), doubles and an ace too.
+    cases = [({6: 2, 5: 3, 3: 2, 1: 1}, (6, 5)), ({4: 2, 2: 3, 1: 2}, (6, 1)),
+             ({5: 1, 3: 1}, (4, 2)), ({6: 1, 2: 2}, (5, 5)), ({6: 3, 1: 2}, (3, 1)),
+             ({5: 2, 4: 1}, (2, 1))]
+    seen = set()
+    for mine, dice in cases:
+        turn = Table(board(mine, {1: 15})).play(dice).turn
+        for origin in [p for p in range(1, 26) if 0 in turn.destinations(p)]:
+            for p in [q for q in range(1, 26) if mine.get(q, 0) > (q == origin)]:
+                t = Table(board(mine, {1: 15}))
+                t.play(dice)
+                assert t.lift(origin).state == LIFTED
+                n = 0
+                while t.tracker.prepare_off(t.sensed):
+                    n += 1
+                ahead = t.tracker.off_lift(p)
+                r = t.lift(p)
+                assert ahead == (r.state, r.origin, r.targets), (mine, dice, origin, p)
+                assert moves(t.tracker.turn)[0][1] == 0 and n < 27
+                seen.add((r.state, r.origin == p))
+    assert seen == {(LIFTED, True), (LIFTED, False), (ILLEGAL, True)}, seen  # each way
+
+
+def test_nothing_is_worked_out_ahead_for_a_board_that_shows_more_than_the_lift():
+    t = Table(board({6: 2, 5: 3}, {1: 15}))
+    t.play((6, 5))
+    t.lift(6)
+    t.carry(1, 2, BLACK)  # and an opponent's checker moved: a restore, read as ever
+    assert not t.tracker.prepare_off(t.sensed) and t.tracker.off_lift(5) is None
+    t.carry(2, 1, BLACK)
+    assert t.tracker.prepare_off(t.sensed)
+    t.put(6)  # put back: nothing lifted, nothing to work out
+    assert not t.tracker.prepare_off(t.sensed) and t.tracker.off_lift(5) is None
+
+
 def test_bear_off_taken_back_from_the_tray():
     t = Table(board({5: 3, 2: 2}, {24: 2}))
     turn = t.play((6, 5)).turn

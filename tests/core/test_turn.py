@@ -28,6 +28,17 @@ def test_chain_records_each_die_as_a_step():
     assert turn.can_end()
 
 
+def test_a_copy_has_the_moves_made_hits_included_and_goes_its_own_way():
+    turn = Turn(board({13: 2, 6: 5}, {15: 1, 1: 14}), (3, 1))
+    turn.move(13, 9, hits=[10])
+    copy = turn.copy()
+    assert copy.steps == turn.steps and copy.position == turn.position
+    assert copy.remaining == turn.remaining == ()
+    copy.undo()
+    assert copy.position.opponent[25] == 0 and turn.position.opponent[25] == 1
+    assert copy.destinations(13) == (12, 10, 9) and turn.destinations(13) == ()
+
+
 def test_chain_past_a_blot_may_or_may_not_hit():
     # 3-1 from 13 to 9: through 10 (a blot) or through 12 (empty).
     p = board({13: 2, 6: 5}, {15: 1, 1: 14})
