@@ -418,7 +418,8 @@ class Controller(Record):
 
     def tick(self):
         """Time passes: a no-play roll passes, a refusal's sign ends, the destinations of
-        the checkers the mover may lift next are worked out one point a tick."""
+        the checkers the mover may lift next are worked out one point a tick (and, while a
+        checker that may be borne off is lifted, how a lift of the next will read)."""
         now = self.clock.ticks_ms()
         t = self.tracker
         if t is not None and not t.turn.prepare() and self.sensed is not None:
