@@ -30,6 +30,9 @@ JOURNAL_BYTES = 32768  # the journal's budget on flash
 ARCHIVE_BYTES = 655360
 LEDS_MS = 100  # the lit LEDs go to the host at most this often (live views)
 MEM_MS = 1000  # the free heap is sampled (the least: "mem") and the supply read this often
+# Garbage past this since the last collection is collected at the end of a turn of the loop
+# (App._tidy_heap).
+GARBAGE_MAX = 16 * 1024
 FAULT_MS = 1000  # a fault that repeats is reported at most this often (all are counted)
 WATCHDOG_MS = 8000  # a loop that stops this long resets the board: longer than any flash write
 KEEP_RETRY_MS = 60000  # what the sensing learned failed to be kept: tried again this much later
@@ -86,6 +89,7 @@ class App:
         self._learn = False  # sense() changed the board: learn() has work
         gc.collect()  # the least free is of live data: the imports' garbage is no measure
         self.least_free = _mem_free()
+        self._live = _mem_alloc()  # the heap in use after the last collection
         self._mem_at = self._leds_at
         self.faults = 0  # every fault a task survived, numbered for the host
         self.heap_refused = 0  # lifts lit ahead that needed the heap after all (sense)
@@ -384,6 +388,7 @@ class App:
                 self._each_second()
             except Exception as e:  # noqa: B902
                 self._fault("supply", e)
+            self._tidy_heap()
             if wd is not None:
                 wd.feed()
             rest = SCAN_MS - clock.ticks_diff(clock.ticks_ms(), t0)
@@ -404,9 +409,21 @@ class App:
             # the next collection happens to hold.
             self._mem_at = now
             gc.collect()
+            self._live = _mem_alloc()
             free = _mem_free()
             if free is not None and free < self.least_free:
                 self.least_free = free
+
+    def _tidy_heap(self):
+        # Allocation walks up the free heap until a collection; what stays meanwhile (a
+        # turn's destinations, a journal line) lands anywhere in it and splits the largest
+        # free block (39 KB at the least over two matches, collecting each second and when
+        # full; 70 KB collecting every 12 KB, gc.threshold, but then inside answers too).
+        # So past GARBAGE_MAX, here: the turn's lights and lines are out.
+        used = _mem_alloc()
+        if used is not None and used - self._live > GARBAGE_MAX:
+            gc.collect()
+            self._live = _mem_alloc()
 
     def keep_learned(self):
         """What the sensing learned from play goes to flash with the calibration, at a quiet
@@ -646,6 +663,12 @@ def _mem_free():
     # MicroPython's free heap; None on CPython (the tests), which has no such figure.
     mem_free = getattr(gc, "mem_free", None)
     return mem_free() if mem_free is not None else None
+
+
+def _mem_alloc():
+    # MicroPython's heap in use (live and garbage); None on CPython.
+    mem_alloc = getattr(gc, "mem_alloc", None)
+    return mem_alloc() if mem_alloc is not None else None
 
 
 def _largest_block():
