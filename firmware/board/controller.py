@@ -309,12 +309,13 @@ class Controller(Record):
 
     def on_lift(self, slot):
         """The sensing confirmed a lift of the mover's checker from slot on its first scan
-        of strong evidence, that scan's only change, and the board stood as the turn
-        expects, or with one checker astray (hand()): light the lift's destinations now, as
-        the tracker is about to read it, ahead of reading the whole board (on_sensed follows
-        at once, decides and draws the same). True if drawn; False where the tracker might
-        read it otherwise (the point's stack too tall to see, a blind slot, a second checker
-        gone with it, another checker than the stray one lifted)."""
+        of strong evidence (a weak one: at its stable time), that scan's only change, and
+        the board stood as the turn expects, or with one checker astray, or with one that
+        may be borne off in the air (hand()): light the lift's destinations now, as the
+        tracker is about to read it, ahead of reading the whole board (on_sensed follows at
+        once, decides and draws the same). True if drawn; False where the tracker might read
+        it otherwise (the point's stack too tall to see, a blind slot, a second checker gone
+        with it, another checker than the stray one lifted)."""
         t = self.tracker
         sensed = self.sensed
         r = self.reading

@@ -146,7 +146,7 @@ class Sensing:
     stable_ms: how long a new code without strong evidence must hold; place_ms (default
     stable_ms): how long one with it must (a lift of the colour lift_sign names, the mover's,
     needs no time; set by the owner, 0 none), `lifted` the slot of one confirmed so in the
-    last scan (-1 none); `withdrawn` counts such lifts withdrawn
+    last scan, or of a weak one at stable_ms (-1 none); `withdrawn` counts such lifts withdrawn
     because the checker came back within stable_ms. land_sign (set by the owner): the
     colour of a checker in the air; `landing` the slot where one of that colour shows
     strong evidence of being put down before its place_ms (-1 none). rezero_slots: empty
@@ -192,7 +192,8 @@ class Sensing:
         self.land_sign = 0
         self.landing = -1
         # The slot of a lift of the lift_sign colour confirmed in the last scan on its first
-        # strong evidence (-1 none): the owner may light its destinations before the rest.
+        # strong evidence, or (weak: off a stack of three) by the stable time (-1 none): the
+        # owner may light its destinations before the rest.
         self.lifted = -1
         self.frame = filled("b", SLOTS)  # stable codes
         self.level = filled("b", SLOTS)  # this scan's codes (before debounce)
@@ -785,6 +786,8 @@ class Sensing:
                 e = elapsed[s] + dt
                 if e >= need:
                     early[s] = 0
+                    if sign and f * sign > 0 and c * sign >= 0 and c * sign < f * sign:
+                        self.lifted = s  # a weak lift (off a stack of two or more): at last
                 elif early[s] and c == prev[s] and clock.ticks_diff(now, early_at[s]) < need:
                     early[s] = 0  # the evidence collapsed: withdrawn
                     self.withdrawn += 1

@@ -27,9 +27,10 @@ class SensorLoop:
     After scan(): `sensed` is the board's view; `blind_moved` is set (the owner clears it)
     when the sensing found a sensor dead from play, or alive again: the owner keeps its
     blind slots (sensing.blind(2)) with its calibration; `landing_moved` when `landing`
-    changed; `lifted`, the slot of a lift of the mover's checker that scan() confirmed on
-    its first strong evidence as its only change (-1 none): board.on_lift() lights its
-    destinations before the board reads its view (on_sensed)."""
+    changed; `lifted`, the slot of a lift of the mover's checker that scan() confirmed (on
+    its first strong evidence, or a weak one by the stable time) as its only change (-1
+    none): board.on_lift() lights its destinations before the board reads its view
+    (on_sensed)."""
 
     def __init__(self, scanner, clock, raw, field=None, offsets=None, gains=None, faulty=(),
                  dead=(), learned=None):

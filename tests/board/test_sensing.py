@@ -1055,6 +1055,23 @@ def test_a_lift_of_the_movers_checker_is_confirmed_on_its_first_scan():
         assert rig.sensing.withdrawn == 1
 
 
+def test_a_weak_lift_of_the_movers_checker_is_named_when_its_stable_time_confirms_it():
+    # Off a stack of three, the evidence stays weak: the stable time confirms it, and names
+    # it as the lift it is (the board lights it ahead of reading its view all the same).
+    for seed in (1, 2):
+        rig = Rig(seed=seed)
+        slot = point_slot(8, 0)
+        _rested(rig, slot, 3)
+        rig.sensing.lift_sign = 1
+        rig.model.set_slot(slot, 2)
+        assert rig.run(STABLE) == [] and rig.sensing.lifted == -1
+        assert rig.run(10) == [(10, slot, 2)] and rig.sensing.lifted == slot
+        rig.sensing.lift_sign = -1  # another colour's move: the same change is no lift
+        rig.model.set_slot(slot, 1)
+        assert rig.run(STABLE) == []
+        assert rig.run(10) == [(10, slot, 1)] and rig.sensing.lifted == -1
+
+
 def test_a_lift_held_past_the_stable_time_is_no_withdrawal():
     rig = Rig(seed=4)
     slot = point_slot(3, 1)
