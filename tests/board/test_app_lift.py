@@ -279,6 +279,24 @@ def test_a_fault_in_a_lifts_early_lights_is_told_and_the_board_still_reads_the_s
     assert rig.app.journal.last_seq == seq and not board.tracker.turn.moves
 
 
+def _watched(board, before_reading):
+    # What board.on_lift answers, and what before_reading() gives as the board is about to
+    # read its view (on_sensed), in the order they come.
+    seen = []
+    on_lift, on_sensed = board.on_lift, board.on_sensed
+
+    def lifting(slot):
+        seen.append(on_lift(slot))
+        return seen[-1]
+
+    def reading(sensed):
+        seen.append(before_reading())
+        on_sensed(sensed)
+
+    board.on_lift, board.on_sensed = lifting, reading
+    return seen
+
+
 def _astray_lifted_again(rig, wrong, state):
     # 8 of the 3-1 put on `wrong` (the board shows `state` there), then lifted again: lit on
     # its first strong scan as lifted from 8, ahead of the board's reading of its view,
@@ -294,18 +312,7 @@ def _astray_lifted_again(rig, wrong, state):
     scans(20)
     assert board.reading.state == state and lit(wrong)
     seq = rig.app.journal.last_seq
-    early = []
-    on_lift, on_sensed = board.on_lift, board.on_sensed
-
-    def lifting(slot):
-        early.append(on_lift(slot))
-        return early[-1]
-
-    def reading(sensed):
-        early.append(("read", lit(8), all(lit(d) for d in (7, 5, 4)), lit(wrong)))
-        on_sensed(sensed)
-
-    board.on_lift, board.on_sensed = lifting, reading
+    early = _watched(board, lambda: ("read", lit(8), all(lit(d) for d in (7, 5, 4)), lit(wrong)))
     put(wrong, -1)
     scans(1)
     assert early == [True, ("read", True, True, False)]
@@ -375,18 +382,7 @@ def test_a_lift_after_a_checker_went_to_the_tray_is_lit_at_once_as_the_board_rea
     assert board.reading.state == LIFTED and board.reading.origin == 5
     scans(30)  # the hand moves on; the board works out what a next lift will show
     seq = rig.app.journal.last_seq
-    seen = []
-    on_lift, on_sensed = board.on_lift, board.on_sensed
-
-    def lifting(slot):
-        seen.append(on_lift(slot))
-        return seen[-1]
-
-    def reading(sensed):
-        seen.append(bytes(rig.leds.shown))
-        on_sensed(sensed)
-
-    board.on_lift, board.on_sensed = lifting, reading
+    seen = _watched(board, lambda: bytes(rig.leds.shown))
     white[5] -= 1  # the next from the 5 point
     rig.model.set_heights(heights_from_counts(white, black))
     scans(1)
