@@ -277,13 +277,14 @@ class Tracker:
             return False
         known = self._off
         if known is None:  # only a board that shows the turn's position less that checker
+            self._off = {}  # (looked at once a reading)
+            self._off_next = 0
             position = self.turn.position
             if sensed.blind or deviations(sensed, 1 - self.mover, position.opponent,
                                           self.hidden) or \
                     deviations(sensed, self.mover, position.mover, self.hidden) != \
                     [(r.origin, -1)]:
                 return False
-            known = self._off = {}
             self._off_turn = self.turn.copy()
             self._off_next = 25
             return True
