@@ -787,7 +787,7 @@ class Sensing:
                 if e >= need:
                     early[s] = 0
                     if sign and f * sign > 0 and c * sign >= 0 and c * sign < f * sign:
-                        self.lifted = s  # a weak lift (off a stack of two or more): at last
+                        self.lifted = s  # a weak lift (off a stack of three): at last
                 elif early[s] and c == prev[s] and clock.ticks_diff(now, early_at[s]) < need:
                     early[s] = 0  # the evidence collapsed: withdrawn
                     self.withdrawn += 1
