@@ -346,9 +346,7 @@ class Controller(Record):
         if off is None:
             t.read_lift(src, lifting)
         else:  # as it reads it, the first borne off (Tracker.prepare_off)
-            lifting.state, lifting.origin, lifting.targets = off
-            if not off[2]:
-                lifting.wrong = off[1]
+            lifting.lift(off[1], off[2])
         self.draw(lifting)
         return True
 

@@ -142,6 +142,17 @@ class Reading:
         self.missing = ()  # not new lists: this runs at every change the sensors see
         self.extra = ()
 
+    def lift(self, src, targets):
+        """One of the mover's checkers lifted from src, its destinations `targets`: lit
+        (LIFTED), or ILLEGAL when it has none."""
+        self.origin = src
+        self.targets = targets
+        if targets:
+            self.state = LIFTED
+            return
+        self.state = ILLEGAL
+        self.wrong = src
+
 
 def deviations(sensed, side, expected, hidden=None):
     """[(point, sensed - expected)] where they disagree. A saturated point may hold more than
@@ -289,7 +300,7 @@ class Tracker:
             self._off_next = 25
             return True
         turn = self._off_turn
-        if turn is None:
+        if turn is None or self._off_next <= 0:  # all worked out (each tick asks)
             return False
         me = self.turn.position.mover
         origin = r.origin
@@ -369,14 +380,7 @@ class Tracker:
     def read_lift(self, src, r):
         """Read r as one of the mover's checkers lifted from src, the board otherwise as the
         turn expects: its destinations lit (LIFTED), or ILLEGAL when it has none."""
-        turn = self.turn
-        r.origin = src
-        r.targets = turn.destinations(src)
-        if r.targets:
-            r.state = LIFTED
-            return
-        r.state = ILLEGAL
-        r.wrong = src
+        r.lift(src, self.turn.destinations(src))
 
     def _try_placement(self, src, dst, theirs, sensed, r):
         turn = self.turn
