@@ -314,8 +314,8 @@ class Controller(Record):
         may be borne off in the air (hand()): light the lift's destinations now, as the
         tracker is about to read it, ahead of reading the whole board (on_sensed follows at
         once, decides and draws the same). True if drawn; False where the tracker might read
-        it otherwise (the point's stack too tall to see, a blind slot, a second checker gone
-        with it, another checker than the stray one lifted)."""
+        it otherwise (a stack too tall to see the checker go, a blind slot, a second checker
+        gone with it, another checker than the stray one lifted)."""
         t = self.tracker
         sensed = self.sensed
         r = self.reading
@@ -337,9 +337,17 @@ class Controller(Record):
                 return False
             src = r.stray_from
             left = 0
-        if sensed.saturated[side][point] or sensed.unseen[side][point] or \
-                t.hidden is not None and t.hidden[side][point] or \
-                sensed.count[side][point] != t.turn.position.mover[point] - left:
+        if sensed.unseen[side][point]:
+            return False
+        # The point's deviation as the tracker reads it (tracker.deviations): a point that
+        # shows "3 or more" may hold more than it shows, what it held beyond when the board
+        # last agreed (hidden) aside. It must show the checkers gone that `left` says.
+        d = sensed.count[side][point] - t.turn.position.mover[point]
+        if d <= 0 and sensed.saturated[side][point]:
+            d = d + t.hidden[side][point] if t.hidden is not None else 0
+            if d > 0:
+                d = 0
+        if d != -left:
             return False
         lifting = self._lifting
         lifting.clear()  # as the tracker reads one checker gone from a board as expected

@@ -342,15 +342,11 @@ def test_a_checker_put_back_behind_its_point_is_lit_at_once_when_lifted_again(ri
     _astray_lifted_again(rig, 10, RESTORE)
 
 
-@with_rig
-def test_a_lift_after_a_checker_went_to_the_tray_is_lit_at_once_as_the_board_reads_it(rig, path):
-    # Bearing off: nothing tells the tray from the hand, so the lifted checker may be off.
-    # A second lift shows on its first strong scan, lit as the board then reads it (the
-    # first taken as borne off) before it reads its view, worked out while the first was in
-    # the air; the board commits the bear-off and shows the same.
+def _white_rolled(rig, white, black, dice):
+    # A match with white on roll in this position, `dice` thrown: scans(n), each followed by
+    # the board's tick, as in the device's loop.
     from bgcore import Match, Position, encode_match_id
     from board.controller import PLAYING
-    from board.tracker import LIFTED
 
     board = rig.app.board
     clock = rig.hw.clock
@@ -361,10 +357,6 @@ def test_a_lift_after_a_checker_went_to_the_tray_is_lit_at_once_as_the_board_rea
             rig.app.scan()
             board.tick()
 
-    white = [0] * 26
-    white[5], white[2] = 3, 2  # 10 borne off
-    black = [0] * 26
-    black[13] = 15
     rig.model.set_heights(heights_from_counts(white, black))
     rig.ask({"cmd": "new", "kind": "match", "length": 5})
     board.match = Match.from_match_id(encode_match_id({
@@ -374,8 +366,54 @@ def test_a_lift_after_a_checker_went_to_the_tray_is_lit_at_once_as_the_board_rea
         Position(white, black))
     board.phase = PLAYING
     scans(20)
-    rig.ask({"cmd": "roll", "dice": [6, 5]})
+    rig.ask({"cmd": "roll", "dice": dice})
     scans(20)
+    return scans
+
+
+@with_rig
+def test_a_lift_off_a_point_too_tall_to_count_is_lit_ahead_as_the_board_reads_it(rig, path):
+    # 12 on the 6 point stand 3, 3, 2, 2, 2 in its slots, and a slot of three shows "3 or
+    # more": the point may hold more than it shows. The hand takes one off the far end (no weak
+    # lift) and the point still shows "3 or more"; the board counted all 12 when it
+    # last agreed, so it reads one lifted: lit ahead, as it then shows it.
+    from board.layout import POINT_SLOTS
+    from board.tracker import LIFTED
+
+    board = rig.app.board
+    white = [0] * 26
+    white[6], white[5] = 12, 3
+    black = [0] * 26
+    black[13] = 15
+    scans = _white_rolled(rig, white, black, [6, 5])
+    sensed = board.sensed
+    assert sensed.saturated[0][6] and sensed.count[0][6] == 12
+    seen = _watched(board, lambda: bytes(rig.leds.shown))
+    heights = heights_from_counts(white, black)
+    heights[6 * POINT_SLOTS - 1] -= 1  # 3, 3, 2, 2, 1
+    rig.model.set_heights(heights)
+    scans(10)  # (its evidence grows over a few scans: the slot's first change)
+    assert sensed.saturated[0][6] and sensed.count[0][6] == 11
+    assert seen[0] is True and len(seen) == 2
+    assert board.reading.state == LIFTED and board.reading.origin == 6
+    assert seen[1] == bytes(rig.leds.shown)  # lit ahead as the board then showed it
+    assert not board.tracker.turn.moves
+
+
+@with_rig
+def test_a_lift_after_a_checker_went_to_the_tray_is_lit_at_once_as_the_board_reads_it(rig, path):
+    # Bearing off: nothing tells the tray from the hand, so the lifted checker may be off.
+    # A second lift shows on its first strong scan, lit as the board then reads it (the
+    # first taken as borne off) before it reads its view, worked out while the first was in
+    # the air; the board commits the bear-off and shows the same.
+    from board.tracker import LIFTED
+
+    board = rig.app.board
+    white = [0] * 26
+    white[5], white[2] = 3, 2  # 10 borne off
+    black = [0] * 26
+    black[13] = 15
+    scans = _white_rolled(rig, white, black, [6, 5])
     white[5] -= 1  # lifted, then into the tray
     rig.model.set_heights(heights_from_counts(white, black))
     scans(1)
