@@ -56,11 +56,13 @@ COMMANDS = {
 
 class CommandError(ValueError):
     """A command the board refuses; the text goes back to the host, with `fields` (a dict)
-    added to the error reply when given."""
+    added to the error reply when given, and `ident`, the line's id when parse() could read
+    it (the host waits for its reply by it)."""
 
     def __init__(self, message, fields=None):
         super().__init__(message)
         self.fields = fields
+        self.ident = None
 
 
 def check(kind, value):
@@ -98,6 +100,15 @@ def parse(line):
     ident = msg.get("id")
     if ident is not None and not (check("int", ident) or check("str", ident)):
         raise CommandError("id must be an int or a short string")
+    try:
+        cmd, args = _command(msg)
+    except CommandError as e:
+        e.ident = ident
+        raise
+    return cmd, args, ident
+
+
+def _command(msg):
     cmd = msg.get("cmd")
     if not isinstance(cmd, str):
         raise CommandError("no \"cmd\"")
@@ -120,7 +131,7 @@ def parse(line):
     for i in range(0, len(spec), 3):
         if spec[i + 2] and spec[i] not in args:
             raise CommandError("%s needs %s" % (cmd, spec[i]))
-    return cmd, args, ident
+    return cmd, args
 
 
 _KIND_WORDS = {

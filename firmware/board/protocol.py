@@ -89,6 +89,8 @@ class Protocol:
             reply["ok"] = True
         except ValueError as e:  # refused (CommandError, bgcore's errors)
             reply = {"error": str(e)}
+            if ident is None:  # the line's own, read before parse() refused the rest
+                ident = getattr(e, "ident", None)
             fields = getattr(e, "fields", None)
             if fields:
                 reply.update(fields)

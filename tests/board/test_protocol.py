@@ -83,6 +83,24 @@ def test_malformed_lines_are_refused_before_the_handler():
         assert list(reply) == ["error"] and reply["error"], (line, reply)
 
 
+def test_a_refused_line_whose_id_could_be_read_is_answered_with_it():
+    # The host waits for its reply by id: a refusal without it left a host with two
+    # commands out waiting for its timeout.
+    lines = [
+        b'{"cmd": "undo", "extra": 1, "id": 9}',
+        b'{"id": "x", "cmd": "fly"}',
+        b'{"cmd": "roll", "dice": [7, 2], "id": 3}',
+        b'{"cmd": "journal", "id": 4}',
+        b'{"id": 5}',
+        b'{"cmd": "state", "id": [1]}',  # an id it cannot echo
+    ]
+    replies, calls = run(lines)
+    assert calls == []
+    assert [r.get("id") for r in replies] == [9, "x", 3, 4, 5, None]
+    assert all(r["error"] for r in replies)
+    assert "takes no argument" in replies[0]["error"]
+
+
 def test_refusals_and_faults_in_the_handler_become_error_replies():
     replies, calls = run([b'{"cmd": "double", "id": "a"}', b'{"cmd": "dump"}', b'{"cmd":"take"}'])
     assert replies[0] == {"error": "the cube is not yours to turn", "id": "a"}
