@@ -374,8 +374,8 @@ def _white_rolled(rig, white, black, dice):
 @with_rig
 def test_a_lift_off_a_point_too_tall_to_count_is_lit_ahead_as_the_board_reads_it(rig, path):
     # 12 on the 6 point stand 3, 3, 2, 2, 2 in its slots, and a slot of three shows "3 or
-    # more": the point may hold more than it shows. The hand takes one off the far end (no weak
-    # lift) and the point still shows "3 or more"; the board counted all 12 when it
+    # more": the point may hold more than it shows. The hand takes one off the far end (not
+    # a weak lift) and the point still shows "3 or more"; the board counted all 12 when it
     # last agreed, so it reads one lifted: lit ahead, as it then shows it.
     from board.layout import POINT_SLOTS
     from board.tracker import LIFTED
