@@ -784,9 +784,11 @@ class Sensing:
             f = frame[s]
             if c != f:
                 e = elapsed[s] + dt
+                # A lift: fewer of the mover's checkers, none of the other colour.
+                lift = sign and f * sign > 0 and c * sign >= 0 and c * sign < f * sign
                 if e >= need:
                     early[s] = 0
-                    if sign and f * sign > 0 and c * sign >= 0 and c * sign < f * sign:
+                    if lift:
                         self.lifted = s  # a weak lift (off a stack of three): at last
                 elif early[s] and c == prev[s] and clock.ticks_diff(now, early_at[s]) < need:
                     early[s] = 0  # the evidence collapsed: withdrawn
@@ -796,8 +798,6 @@ class Sensing:
                     # the reading came from (a higher code reads higher counts).
                     m = (raw[s] - lo[s] if c > f else hi[s] - raw[s]) - NOISE_REACH
                     v = evid[s] + (0 if m < 0 else STRONG if m > STRONG else m)
-                    # A lift: fewer of the mover's checkers, none of the other colour.
-                    lift = sign and f * sign > 0 and c * sign >= 0 and c * sign < f * sign
                     if v >= STRONG and lift:
                         early[s] = 1
                         prev[s] = f
