@@ -17,7 +17,8 @@ from bgcore import Position, Rules
 from bgcore.position import OFF
 from board.layout import BAR_FIRST, POINT_SLOTS, heights_from_counts, where
 from board.record import IDLE, OPENING, OVER, PLAYING, RARE, SETUP, Record, match_event
-from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviations, differences
+from board.tracker import LIFTED, RESTORE, STEADY, Reading, Tracker, deviation, deviations, \
+    differences
 from bgwire import DOUBLE, DROP, MENU, ROLL, TAKE, VERIFY  # the buttons' bits
 from bgwire import WRONG
 
@@ -337,17 +338,11 @@ class Controller(Record):
                 return False
             src = r.stray_from
             left = 0
-        if sensed.unseen[side][point]:
-            return False
-        # The point's deviation as the tracker reads it (tracker.deviations): a point that
-        # shows "3 or more" may hold more than it shows, what it held beyond when the board
-        # last agreed (hidden) aside. It must show the checkers gone that `left` says.
-        d = sensed.count[side][point] - t.turn.position.mover[point]
-        if d <= 0 and sensed.saturated[side][point]:
-            d = d + t.hidden[side][point] if t.hidden is not None else 0
-            if d > 0:
-                d = 0
-        if d != -left:
+        # The point must read (a stack that shows "3 or more" as the tracker reads it) the
+        # checkers gone that `left` says.
+        if sensed.unseen[side][point] or deviation(sensed, side, point,
+                                                   t.turn.position.mover[point],
+                                                   t.hidden) != -left:
             return False
         lifting = self._lifting
         lifting.clear()  # as the tracker reads one checker gone from a board as expected

@@ -154,29 +154,35 @@ class Reading:
         self.wrong = src
 
 
+def deviation(sensed, side, p, want, hidden=None):
+    """Point p's sensed count less `want` (the checkers expected there that its sensors
+    see), as the board reads it. A saturated point may hold more than it shows, so it only
+    deviates by showing more than expected, or (given `hidden`, how many more than it showed
+    it held when the board last agreed) by showing fewer than the expected count less
+    those: checkers left it unexpected."""
+    have = sensed.count[side][p]
+    if have <= want and sensed.saturated[side][p]:
+        if hidden is None or have >= want - hidden[side][p]:
+            return 0
+        return have - want + hidden[side][p]
+    return have - want
+
+
 def deviations(sensed, side, expected, hidden=None):
-    """[(point, sensed - expected)] where they disagree. A saturated point may hold more than
-    it shows, so it only deviates by showing more than expected, or (given `hidden`, how many
-    more than it showed it held when the board last agreed) by showing fewer than the
-    expected count less those: checkers left it unexpected."""
+    """[(point, deviation())] where the sensed board and `expected` disagree."""
     out = []
     count = sensed.count[side]
     if not sensed.blind and count[1:] == expected[1:]:
         return out  # the usual case, at a Pico's C speed (the loop takes 0.35 ms)
-    sat = sensed.saturated[side]
     unseen = sensed.unseen[side]
     for p in range(1, 26):
-        have = count[p]
         want = expected[p]
         if unseen[p]:
             want = sensed.visible(side, p, want)
-        if have == want:
-            continue
-        if sat[p] and have <= want:
-            if hidden is not None and have < want - hidden[side][p]:
-                out.append((p, have - want + hidden[side][p]))
-            continue
-        out.append((p, have - want))
+        if count[p] != want:
+            d = deviation(sensed, side, p, want, hidden)
+            if d:
+                out.append((p, d))
     return out
 
 
